@@ -1,0 +1,34 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "outline-render",
+    products: [
+        .library(name: "OutlineConvert", targets: ["OutlineConvert"]),
+        .executable(name: "outline-render", targets: ["outline-render"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLibXML2", pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(
+            name: "CCmark", pkgConfig: "libcmark",
+            providers: [.apt(["libcmark-dev"])]),
+        // Turns Templates/* into string constants, so the binary needs no resource bundle.
+        .executableTarget(name: "embed-templates"),
+        .plugin(
+            name: "EmbedTemplates", capability: .buildTool(),
+            dependencies: ["embed-templates"]),
+        .target(
+            name: "OutlineConvert",
+            dependencies: ["CLibXML2", "CCmark"],
+            plugins: ["EmbedTemplates"]),
+        .executableTarget(
+            name: "outline-render",
+            dependencies: ["OutlineConvert"]),
+        .testTarget(
+            name: "OutlineConvertTests",
+            dependencies: ["OutlineConvert"],
+            exclude: ["Fixtures"]),
+    ]
+)

@@ -1,0 +1,210 @@
+internal import CCmark
+import Foundation
+
+/// A CommonMark document parsed by cmark. This file is the only one that touches cmark:
+/// the tree is owned here and freed when the last reference goes away.
+final class CommonMarkDocument {
+    /// A top-level block: its lines as cmark reports them (1-based) and, for a heading,
+    /// its level and inline content.
+    struct Block {
+        let startLine: Int
+        let endLine: Int
+        let heading: Heading?
+    }
+
+    /// A heading's level and content, in pieces from which a plain title can be built.
+    struct Heading {
+        let level: Int
+        let parts: [TitlePart]
+    }
+
+    /// A piece of heading content.
+    enum TitlePart: Equatable {
+        case text(String)
+        case code(String)
+        case html(String)
+        case lineBreak
+    }
+
+    /// The top-level blocks, in order.
+    let blocks: [Block]
+    private let root: OpaquePointer
+    private let blockNodes: [OpaquePointer]
+
+    /// Parses `text` (UTF-8, any line endings) with source positions.
+    init(parsing text: String) {
+        var text = text
+        let parsed = text.withUTF8 { buffer in
+            buffer.withMemoryRebound(to: CChar.self) {
+                cmark_parse_document($0.baseAddress, $0.count, CMARK_OPT_SOURCEPOS)
+            }
+        }
+        // cmark returns NULL only when out of memory.
+        guard let parsed else { fatalError("cmark could not allocate a document") }
+        root = parsed
+        var nodes: [OpaquePointer] = []
+        var blocks: [Block] = []
+        var node = cmark_node_first_child(parsed)
+        while let current = node {
+            nodes.append(current)
+            let heading = cmark_node_get_type(current) == CMARK_NODE_HEADING
+                ? Heading(level: Int(cmark_node_get_heading_level(current)), parts: Self.titleParts(of: current))
+                : nil
+            blocks.append(Block(
+                startLine: Int(cmark_node_get_start_line(current)),
+                endLine: Int(cmark_node_get_end_line(current)), heading: heading))
+            node = cmark_node_next(current)
+        }
+        blockNodes = nodes
+        self.blocks = blocks
+    }
+
+    deinit { cmark_node_free(root) }
+
+    /// The HTML cmark renders for the blocks in `range`. Raw HTML is omitted unless `unsafe`.
+    func html(ofBlocks range: Range<Int>, unsafe: Bool) -> String {
+        let options = unsafe ? CMARK_OPT_UNSAFE : CMARK_OPT_DEFAULT
+        var html = ""
+        for node in blockNodes[range] {
+            guard let rendered = cmark_render_html(node, options) else { continue }
+            defer { free(rendered) }
+            html += String(cString: rendered)
+        }
+        return html
+    }
+
+    /// Plain text of the blocks in `range`: no Markdown syntax; lists keep a bullet or number,
+    /// block quotes and list items are indented, code keeps its lines, raw HTML is dropped.
+    func plainText(ofBlocks range: Range<Int>) -> String {
+        var writer = PlainTextWriter()
+        for node in blockNodes[range] { writer.write(node) }
+        return writer.finish()
+    }
+
+    // MARK: - Headings
+
+    private static func titleParts(of heading: OpaquePointer) -> [TitlePart] {
+        var parts: [TitlePart] = []
+        walk(heading) { node, entering in
+            guard entering else { return }
+            switch cmark_node_get_type(node) {
+            case CMARK_NODE_TEXT: parts.append(.text(literal(node)))
+            case CMARK_NODE_CODE: parts.append(.code(literal(node)))
+            case CMARK_NODE_HTML_INLINE: parts.append(.html(literal(node)))
+            case CMARK_NODE_SOFTBREAK, CMARK_NODE_LINEBREAK: parts.append(.lineBreak)
+            default: break
+            }
+        }
+        return parts
+    }
+
+    fileprivate static func literal(_ node: OpaquePointer) -> String {
+        cmark_node_get_literal(node).map { String(cString: $0) } ?? ""
+    }
+
+    /// Visits `node` and everything below it, without recursion (documents may nest deeply).
+    fileprivate static func walk(_ node: OpaquePointer, _ visit: (OpaquePointer, Bool) -> Void) {
+        guard let iterator = cmark_iter_new(node) else { return }
+        defer { cmark_iter_free(iterator) }
+        while true {
+            let event = cmark_iter_next(iterator)
+            if event == CMARK_EVENT_DONE { return }
+            guard let current = cmark_iter_get_node(iterator) else { return }
+            visit(current, event == CMARK_EVENT_ENTER)
+        }
+    }
+}
+
+// MARK: - Plain text
+
+/// Writes blocks as indented plain text. Containers (quotes, list items) contribute a
+/// prefix to each line; past `maxIndentDepth` nested containers, lines stop moving right.
+private struct PlainTextWriter {
+    private struct Container {
+        var first: String
+        var rest: String
+        var firstLinePending = true
+    }
+
+    private static let maxIndentDepth = 16
+    private var output = ""
+    private var containers: [Container] = []
+    private var listCounters: [(ordered: Bool, next: Int, tight: Bool)] = []
+    private var wroteBlock = false
+    private var blankSuppressed = false
+    private var inline = ""
+
+    mutating func write(_ node: OpaquePointer) {
+        CommonMarkDocument.walk(node) { node, entering in handle(node, entering: entering) }
+    }
+
+    mutating func finish() -> String {
+        while output.hasSuffix("\n") { output.removeLast() }
+        return output
+    }
+
+    private mutating func handle(_ node: OpaquePointer, entering: Bool) {
+        switch cmark_node_get_type(node) {
+        case CMARK_NODE_BLOCK_QUOTE:
+            if entering { push(Container(first: "  ", rest: "  ")) } else { pop() }
+        case CMARK_NODE_LIST:
+            if entering {
+                let ordered = cmark_node_get_list_type(node) == CMARK_ORDERED_LIST
+                listCounters.append((ordered, Int(cmark_node_get_list_start(node)), cmark_node_get_list_tight(node) != 0))
+            } else {
+                listCounters.removeLast()
+                blankSuppressed = false
+            }
+        case CMARK_NODE_ITEM:
+            if entering {
+                guard var list = listCounters.popLast() else { return }
+                let marker = list.ordered ? "\(list.next). " : "• "
+                list.next += 1
+                listCounters.append(list)
+                push(Container(first: marker, rest: String(repeating: " ", count: marker.count)))
+                if list.tight { suppressBlankBeforeNextBlock() }
+            } else {
+                pop()
+                if listCounters.last?.tight == true { suppressBlankBeforeNextBlock() }
+            }
+        case CMARK_NODE_PARAGRAPH, CMARK_NODE_HEADING:
+            if entering { inline = "" } else { emit(inline) }
+        case CMARK_NODE_CODE_BLOCK:
+            var code = CommonMarkDocument.literal(node)
+            if code.hasSuffix("\n") { code.removeLast() }
+            emit(code)
+        case CMARK_NODE_THEMATIC_BREAK:
+            emit("* * *")
+        case CMARK_NODE_TEXT, CMARK_NODE_CODE:
+            inline += CommonMarkDocument.literal(node)
+        case CMARK_NODE_SOFTBREAK, CMARK_NODE_LINEBREAK:
+            inline += "\n"
+        default:
+            break  // raw HTML is dropped; emphasis, links and images keep only their text
+        }
+    }
+
+    private mutating func push(_ container: Container) { containers.append(container) }
+    private mutating func pop() { _ = containers.popLast() }
+
+    /// Items of a tight list, and the blocks inside them, are not separated by blank lines.
+    private mutating func suppressBlankBeforeNextBlock() { blankSuppressed = true }
+
+    private mutating func emit(_ text: String) {
+        if wroteBlock && !blankSuppressed { output += "\n" }
+        blankSuppressed = false
+        wroteBlock = true
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            var prefix = ""
+            for index in containers.indices {
+                if index < Self.maxIndentDepth {
+                    prefix += containers[index].firstLinePending ? containers[index].first : containers[index].rest
+                }
+                containers[index].firstLinePending = false
+            }
+            let full = prefix + line
+            output += full.allSatisfy({ $0 == " " }) ? "" : full
+            output += "\n"
+        }
+    }
+}

@@ -1,0 +1,65 @@
+/// An HTML page template with `{{placeholder}}`s: `{{title}}` (the page title, escaped),
+/// `{{content}}` (the outline markup), `{{style}}` (the default CSS), `{{script}}` (the
+/// default script) and `{{lang}}` (the page language). Any other placeholder is an error.
+public struct PageTemplate: Equatable, Sendable {
+    /// The placeholders a template may use.
+    public static let placeholders = ["title", "content", "style", "script", "lang"]
+
+    /// The built-in page (Templates/default.html, .css, .js).
+    public static let `default` = PageTemplate(builtIn: EmbeddedTemplates.files["default.html"] ?? "{{content}}")
+
+    private let pieces: [Piece]
+    private enum Piece: Equatable {
+        case literal(String)
+        case placeholder(String)
+    }
+
+    /// Checks `text`; an unknown placeholder is an error located in `path`.
+    public init(text: String, path: String) throws {
+        pieces = try Self.split(text, path: path)
+    }
+
+    /// The built-in template; its placeholders are checked by the tests.
+    private init(builtIn text: String) {
+        pieces = (try? Self.split(text, path: "Templates/default.html")) ?? [.placeholder("content")]
+    }
+
+    func render(title: String, content: String) throws -> String {
+        var page = ""
+        page.reserveCapacity(content.utf8.count + 16_384)
+        for piece in pieces {
+            switch piece {
+            case .literal(let text): page += text
+            case .placeholder("title"): page += title.htmlEscaped
+            case .placeholder("content"): page += content
+            case .placeholder("style"): page += EmbeddedTemplates.files["default.css"] ?? ""
+            case .placeholder("script"): page += EmbeddedTemplates.files["default.js"] ?? ""
+            case .placeholder("lang"): page += "en"
+            case .placeholder: break
+            }
+        }
+        return page
+    }
+
+    private static func split(_ text: String, path: String) throws -> [Piece] {
+        var pieces: [Piece] = []
+        var rest = Substring(text)
+        var line = 1
+        while let open = rest.range(of: "{{") {
+            let before = rest[..<open.lowerBound]
+            line += before.count { $0 == "\n" }
+            guard let close = rest[open.upperBound...].range(of: "}}") else { break }
+            let name = rest[open.upperBound..<close.lowerBound].trimmed
+            guard placeholders.contains(name) else {
+                throw ConversionError.invalid(
+                    SourceLocation(file: path, line: line),
+                    "unknown placeholder '{{\(name)}}'; known: " + placeholders.map { "{{\($0)}}" }.joined(separator: ", "))
+            }
+            pieces.append(.literal(String(before)))
+            pieces.append(.placeholder(name))
+            rest = rest[close.upperBound...]
+        }
+        pieces.append(.literal(String(rest)))
+        return pieces
+    }
+}

@@ -1,0 +1,47 @@
+/// Writes an outline as indented plain text (SPEC §5.2): one line per visible node, two
+/// spaces of indent per depth below the top, a marker (`▾` expanded, `▸` collapsed, `•`
+/// not collapsible; `-`, `+`, `*` with `ascii`), a space and the title. An expanded node's
+/// body follows as plain text aligned with its title; a collapsed node hides its body and
+/// children.
+struct TextEmitter {
+    let ascii: Bool
+    let bodies: BodyRenderer
+
+    func render(_ outline: Outline) -> String {
+        var text = ""
+        if let title = outline.title { text += Self.oneLine(title) + "\n\n" }
+        let preamble = bodies.plainText(outline.body, number: 0)
+        if !preamble.isEmpty { text += preamble + "\n\n" }
+        var number = 0
+        write(outline.nodes, indent: "", into: &text, number: &number)
+        return text
+    }
+
+    private func write(_ nodes: [OutlineNode], indent: String, into text: inout String, number: inout Int) {
+        for node in nodes {
+            number += 1
+            let marker = !node.isCollapsible ? (ascii ? "*" : "•") : node.isCollapsed ? (ascii ? "+" : "▸") : (ascii ? "-" : "▾")
+            text += indent + marker + " " + Self.oneLine(node.title) + "\n"
+            if node.isCollapsed && node.isCollapsible {
+                number += Self.count(node.children)  // hidden, but still numbered
+                continue
+            }
+            let bodyIndent = indent + "  "
+            let body = bodies.plainText(node.body, number: number)
+            if !body.isEmpty {
+                for line in body.split(separator: "\n", omittingEmptySubsequences: false) {
+                    text += line.isEmpty ? "\n" : bodyIndent + line + "\n"
+                }
+            }
+            write(node.children, indent: bodyIndent, into: &text, number: &number)
+        }
+    }
+
+    private static func oneLine(_ title: String) -> String {
+        title.split(whereSeparator: \.isNewline).joined(separator: " ")
+    }
+
+    private static func count(_ nodes: [OutlineNode]) -> Int {
+        nodes.reduce(nodes.count) { $0 + count($1.children) }
+    }
+}

@@ -1,0 +1,87 @@
+/// Reads XML section files (SPEC §3.3):
+/// `<outline title=…>` holding an optional `<detail>` (the preamble), then `<section>`s and
+/// `<item>`s. A `<section title=… collapsed=true|false id=…>` may start with a `<detail>`;
+/// an `<item title=…>text</item>` is a leaf whose text is its body. Other attributes are
+/// kept as node attributes; any other element is an error.
+public struct XMLSectionParser: Sendable {
+    public init() {}
+
+    /// Parses the XML in `bytes`; `file` names it in messages.
+    public func parse(_ bytes: [UInt8], file: String) throws -> ParsedDocument {
+        let root = try XMLReader.parse(bytes, file: file)
+        let reader = SectionReader(file: file)
+        guard root.name == "outline" else {
+            throw reader.invalid(root, "the root element is <\(root.name)>, not <outline>")
+        }
+        var outline = Outline()
+        if let title = root.attribute("title") {
+            guard !title.trimmed.isEmpty else { throw reader.invalid(root, "the outline's title must not be empty") }
+            outline.title = title
+        }
+        let (detail, nodes) = try reader.contents(of: root)
+        outline.body = detail
+        outline.nodes = nodes
+        return ParsedDocument(outline: outline)
+    }
+}
+
+private struct SectionReader {
+    let file: String
+
+    func invalid(_ element: XMLElement, _ reason: String) -> ConversionError {
+        .invalid(SourceLocation(file: file, line: element.line, column: element.column), reason)
+    }
+
+    /// An optional leading `<detail>` and the `<section>`/`<item>` children of `container`.
+    func contents(of container: XMLElement) throws -> (detail: String, nodes: [OutlineNode]) {
+        if let stray = container.strayText {
+            throw ConversionError.invalid(
+                SourceLocation(file: file, line: stray.line),
+                "text '\(stray.text.prefix(40))' directly inside <\(container.name)>; put it in a <detail>")
+        }
+        var detail = ""
+        var nodes: [OutlineNode] = []
+        for (index, element) in container.elements.enumerated() {
+            switch element.name {
+            case "detail":
+                guard index == 0 else { throw invalid(element, "<detail> must be the first child of <\(container.name)>") }
+                if let inner = element.elements.first { throw invalid(inner, "<detail> holds text only, not <\(inner.name)>") }
+                detail = BodyText.normalized(element.text)
+            case "section":
+                var node = try header(of: element)
+                (node.body, node.children) = try contents(of: element)
+                nodes.append(node)
+            case "item":
+                var node = try header(of: element)
+                if let inner = element.elements.first { throw invalid(inner, "<item> holds text only, not <\(inner.name)>") }
+                node.body = BodyText.normalized(element.text)
+                nodes.append(node)
+            default:
+                throw invalid(element, "unknown element <\(element.name)> in <\(container.name)>; expected <section>, <item> or a first <detail>")
+            }
+        }
+        return (detail, nodes)
+    }
+
+    /// A node from an element's attributes: `title` (required), `collapsed`, `id`, the rest kept.
+    private func header(of element: XMLElement) throws -> OutlineNode {
+        guard let title = element.attribute("title"), !title.trimmed.isEmpty else {
+            throw invalid(element, "<\(element.name)> needs a non-empty title attribute")
+        }
+        var node = OutlineNode(title: title, line: element.line)
+        for (name, value) in element.attributes {
+            switch name {
+            case "title": break
+            case "id": node.id = value.trimmed
+            case "collapsed":
+                switch value.trimmed {
+                case "true": node.collapsed = true
+                case "false": node.collapsed = false
+                default: throw invalid(element, "collapsed must be \"true\" or \"false\", not \"\(value)\"")
+                }
+            default: node.attributes[name] = value
+            }
+        }
+        return node
+    }
+}

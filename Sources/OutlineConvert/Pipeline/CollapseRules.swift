@@ -1,0 +1,44 @@
+/// How the command line sets initial collapse state (SPEC §4).
+public struct CollapseOptions: Equatable, Sendable {
+    /// `--expand-all` (true) or `--collapse-all` (false); beats everything else.
+    public var all: Bool?
+    /// `--expand ID`: these nodes start open.
+    public var expand: Set<String> = []
+    /// `--collapse ID`: these nodes start closed.
+    public var collapse: Set<String> = []
+    /// `--collapse-depth N`: nodes at depth ≥ N start closed (the top is depth 1).
+    public var depth: Int?
+
+    public init(all: Bool? = nil, expand: Set<String> = [], collapse: Set<String> = [], depth: Int? = nil) {
+        self.all = all
+        self.expand = expand
+        self.collapse = collapse
+        self.depth = depth
+    }
+}
+
+/// Resolves every node's initial state. Highest first: `--expand-all`/`--collapse-all`;
+/// `--expand ID`/`--collapse ID`; a marker in the source; `--collapse-depth N` (else the
+/// source's `collapse-depth`); expanded. The blanket rules (all, depth) only touch nodes
+/// that can collapse; a leaf keeps what its source said.
+enum CollapseRules {
+    static func apply(_ options: CollapseOptions, to outline: inout Outline, file: String) -> [Diagnostic] {
+        let depthLimit = options.depth ?? outline.collapseDepth
+        var seen: Set<String> = []
+        outline.mapNodes { node, depth in
+            seen.insert(node.id)
+            if options.expand.contains(node.id) {
+                node.collapsed = false
+            } else if options.collapse.contains(node.id) {
+                node.collapsed = true
+            }
+            if let all = options.all, node.isCollapsible {
+                node.collapsed = !all
+            } else if node.collapsed == nil {
+                node.collapsed = node.isCollapsible && depthLimit.map { depth >= $0 } == true
+            }
+        }
+        let missing = options.expand.union(options.collapse).subtracting(seen).sorted()
+        return missing.map { Diagnostic(SourceLocation(file: file), "no section has the id '\($0)'") }
+    }
+}

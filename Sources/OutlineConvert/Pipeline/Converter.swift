@@ -1,0 +1,89 @@
+import Foundation
+
+/// Everything that decides how one document converts.
+public struct ConversionOptions: Equatable, Sendable {
+    /// The input format; nil: from the extension, else sniffed from the content.
+    public var from: InputFormat?
+    /// The output format.
+    public var to: OutputFormat = .html
+    /// Overrides the outline's title.
+    public var title: String?
+    /// The command line's collapse rules.
+    public var collapse = CollapseOptions()
+    /// HTML-only options.
+    public var html = HTMLOptions()
+    /// ASCII markers in text output.
+    public var ascii = false
+
+    public init() {}
+}
+
+/// One converted document: the output and the warnings met on the way.
+public struct Conversion: Sendable {
+    public var output: String
+    public var warnings: [Diagnostic]
+}
+
+/// The per-document pipeline: bytes → parser → ids → collapse rules → emitter. A batch is
+/// a loop over `convert`.
+public struct Converter: Sendable {
+    public let options: ConversionOptions
+
+    public init(options: ConversionOptions) {
+        self.options = options
+    }
+
+    /// Converts one input. `file` names it in messages and gives its extension.
+    public func convert(_ bytes: [UInt8], file: String) throws -> Conversion {
+        var (document, warnings) = try read(bytes, file: file)
+        let outline = document.outline
+        let output: String
+        switch options.to {
+        case .html:
+            let emitter = HTMLEmitter(options: options.html, bodies: document.bodies)
+            if options.html.accordion { warnings += Self.accordionWarnings(outline.nodes, file: file) }
+            output = try emitter.render(outline, pageTitle: pageTitle(outline, file: file))
+        case .text:
+            output = TextEmitter(ascii: options.ascii, bodies: document.bodies).render(outline)
+        case .json:
+            output = JSONEmitter().render(outline)
+        }
+        document.outline = Outline()  // let the source's tree go before the output is written
+        return Conversion(output: output, warnings: warnings)
+    }
+
+    /// Parses one input and resolves its ids and collapse state.
+    public func read(_ bytes: [UInt8], file: String) throws -> (ParsedDocument, [Diagnostic]) {
+        let format = options.from
+            ?? InputFormat(pathExtension: (file as NSString).pathExtension)
+            ?? InputFormat(sniffing: bytes)
+        var document: ParsedDocument
+        switch format {
+        case .markdown: document = try MarkdownParser().parse(SourceText.decode(bytes, file: file), file: file)
+        case .plist: document = try PlistParser().parse(bytes, file: file)
+        case .xml: document = try XMLSectionParser().parse(bytes, file: file)
+        }
+        if let title = options.title { document.outline.title = title }
+        var warnings = document.warnings
+        warnings += IdentifierAssigner.assign(&document.outline, file: file)
+        warnings += CollapseRules.apply(options.collapse, to: &document.outline, file: file)
+        return (document, warnings)
+    }
+
+    /// The page's `<title>`: the outline's title, else its first node's, else the file name.
+    private func pageTitle(_ outline: Outline, file: String) -> String {
+        outline.title ?? outline.nodes.first?.title
+            ?? ((file as NSString).lastPathComponent as NSString).deletingPathExtension
+    }
+
+    /// A browser opens only the first of several `open` members of a `<details name>` group.
+    private static func accordionWarnings(_ nodes: [OutlineNode], file: String) -> [Diagnostic] {
+        let open = nodes.filter { $0.isCollapsible && !$0.isCollapsed }
+        var warnings = open.dropFirst().prefix(1).map {
+            Diagnostic(SourceLocation(file: file, line: $0.line),
+                       "with --accordion only one of these siblings can start open; '\($0.title)' will start closed")
+        }
+        for node in nodes { warnings += accordionWarnings(node.children, file: file) }
+        return warnings
+    }
+}

@@ -1,0 +1,86 @@
+/// Gives every node an id unique in the document (SPEC §4): an explicit id from the source
+/// wins; otherwise a GitHub-style slug of the title, made unique with `-1`, `-2`, … in
+/// document order. A repeated explicit id is a warning and gets a suffix too.
+struct IdentifierAssigner {
+    private var used: Set<String> = []
+    private var reserved: Set<String> = []
+    private let file: String
+    private(set) var warnings: [Diagnostic] = []
+
+    /// Assigns the ids of `outline`'s nodes in place.
+    static func assign(_ outline: inout Outline, file: String) -> [Diagnostic] {
+        var assigner = IdentifierAssigner(file: file)
+        outline.forEachNode { assigner.reserved.insert(Self.cleaned($0.id)) }
+        assigner.reserved.remove("")
+        outline.mapNodes { assigner.assign(&$0) }
+        return assigner.warnings
+    }
+
+    private init(file: String) { self.file = file }
+
+    private mutating func assign(_ node: inout OutlineNode) {
+        let explicit = Self.cleaned(node.id)
+        if !explicit.isEmpty {
+            if used.contains(explicit) {
+                warnings.append(Diagnostic(
+                    SourceLocation(file: file, line: node.line), "duplicate id '\(explicit)'; this one is renamed"))
+                node.id = unique(explicit)
+            } else {
+                node.id = explicit
+            }
+        } else {
+            let slug = Self.slug(node.title)
+            node.id = reserved.contains(slug) || used.contains(slug) ? unique(slug) : slug
+        }
+        used.insert(node.id)
+    }
+
+    private func unique(_ base: String) -> String {
+        var n = 1
+        while used.contains("\(base)-\(n)") || reserved.contains("\(base)-\(n)") { n += 1 }
+        return "\(base)-\(n)"
+    }
+
+    /// Like GitHub: lowercase, spaces to `-`, punctuation other than `-` and `_` dropped.
+    static func slug(_ title: String) -> String {
+        var slug = ""
+        for character in title.lowercased() {
+            if character == " " { slug.append("-") } else if character.isLetter || character.isNumber || character == "-" || character == "_" {
+                slug.append(character)
+            }
+        }
+        return slug.isEmpty ? "section" : slug
+    }
+
+    /// An HTML id has no white space.
+    private static func cleaned(_ id: String) -> String {
+        id.trimmed.split(whereSeparator: \.isWhitespace).joined(separator: "-")
+    }
+}
+
+extension Outline {
+    /// Calls `body` with every node, in document (pre-)order.
+    func forEachNode(_ body: (OutlineNode) -> Void) {
+        var stack = nodes.reversed() as [OutlineNode]
+        while let node = stack.popLast() {
+            body(node)
+            stack.append(contentsOf: node.children.reversed())
+        }
+    }
+
+    /// Lets `transform` change every node in place, in document (pre-)order; `depth` is 1 at the top.
+    mutating func mapNodes(_ transform: (inout OutlineNode, _ depth: Int) -> Void) {
+        func visit(_ nodes: inout [OutlineNode], depth: Int) {
+            for index in nodes.indices {
+                transform(&nodes[index], depth)
+                visit(&nodes[index].children, depth: depth + 1)
+            }
+        }
+        visit(&nodes, depth: 1)
+    }
+
+    /// Lets `transform` change every node in place, in document (pre-)order.
+    mutating func mapNodes(_ transform: (inout OutlineNode) -> Void) {
+        mapNodes { node, _ in transform(&node) }
+    }
+}

@@ -1,0 +1,146 @@
+import OutlineConvert
+
+/// The parsed command line.
+struct Arguments {
+    var inputs: [String] = []
+    var output: String?
+    var conversion = ConversionOptions()
+    var toWasGiven = false
+    var templatePath: String?
+    var jobs: Int?
+    var check = false
+    var quiet = false
+    var verbose = false
+    var help = false
+    var version = false
+
+    /// A command line that cannot be run; exit status 2.
+    struct UsageError: Error {
+        let message: String
+    }
+
+    init(_ arguments: [String]) throws {
+        var rest = arguments[...]
+        var onlyInputs = false
+        while let argument = rest.popFirst() {
+            if onlyInputs || argument == "-" || !argument.hasPrefix("-") {
+                inputs.append(argument)
+                continue
+            }
+            if argument == "--" {
+                onlyInputs = true
+                continue
+            }
+            // `--name=value` and `-o value` alike.
+            var name = argument
+            var inlineValue: String?
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                inlineValue = String(argument[argument.index(after: equals)...])
+            }
+            func value() throws -> String {
+                if let inlineValue { return inlineValue }
+                guard let next = rest.popFirst() else { throw UsageError(message: "Missing value for '\(name)'") }
+                return next
+            }
+            func flag() throws {
+                if inlineValue != nil { throw UsageError(message: "Option '\(name)' takes no value") }
+            }
+            switch name {
+            case "-o", "--output": output = try value()
+            case "-f", "--from":
+                let text = try value()
+                guard let format = InputFormat(rawValue: text) ?? InputFormat(pathExtension: text) else {
+                    throw UsageError(message: "Unknown input format '\(text)' (expected one of: \(InputFormat.allCases.map(\.rawValue).joined(separator: ", ")))")
+                }
+                conversion.from = format
+            case "-t", "--to":
+                let text = try value()
+                guard let format = OutputFormat(rawValue: text) ?? OutputFormat(pathExtension: text) else {
+                    throw UsageError(message: "Unknown output format '\(text)' (expected one of: \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")))")
+                }
+                conversion.to = format
+                toWasGiven = true
+            case "--title": conversion.title = try value()
+            case "--template": templatePath = try value()
+            case "--fragment": try flag(); conversion.html.fragment = true
+            case "--unsafe": try flag(); conversion.html.unsafe = true
+            case "--accordion": try flag(); conversion.html.accordion = true
+            case "--ascii": try flag(); conversion.ascii = true
+            case "--expand-all": try flag(); conversion.collapse.all = true
+            case "--collapse-all": try flag(); conversion.collapse.all = false
+            case "--expand": conversion.collapse.expand.insert(try value())
+            case "--collapse": conversion.collapse.collapse.insert(try value())
+            case "--collapse-depth":
+                let text = try value()
+                guard let depth = Int(text), depth >= 0 else {
+                    throw UsageError(message: "'--collapse-depth' needs a whole number, 0 or more; got '\(text)'")
+                }
+                conversion.collapse.depth = depth
+            case "-j", "--jobs":
+                let text = try value()
+                guard let count = Int(text), count >= 1 else {
+                    throw UsageError(message: "'--jobs' needs a whole number, 1 or more; got '\(text)'")
+                }
+                jobs = count
+            case "--check": try flag(); check = true
+            case "-q", "--quiet": try flag(); quiet = true
+            case "-v", "--verbose": try flag(); verbose = true
+            case "-h", "--help": try flag(); help = true
+            case "--version": try flag(); version = true
+            default: throw UsageError(message: "Unknown option '\(name)'")
+            }
+        }
+        if inputs.isEmpty { inputs = ["-"] }
+        if !toWasGiven, let output, let format = OutputFormat(pathExtension: (output as NSString).pathExtension) {
+            conversion.to = format
+        }
+    }
+
+    static let usage = "outline-render [<options>] [<input> ...] [-o <output>]"
+
+    static let help = """
+        OVERVIEW: Render collapsible outlines (Markdown, plist, XML) as HTML, text or JSON,
+        keeping every section's initial collapse state.
+
+        USAGE: \(usage)
+
+        ARGUMENTS:
+          <input>                 A Markdown (.md), plist (.plist) or XML section (.xml)
+                                  file, or '-' for standard input. (default: -)
+
+        OPTIONS:
+          -o, --output <path>     Write here instead of standard output.
+          -f, --from <format>     Input format: markdown, plist, xml. (default: from the
+                                  extension, else from the content)
+          -t, --to <format>       Output format: html, text, json. (default: from the
+                                  output's extension, else html)
+          --title <text>          The document's title.
+          --fragment              HTML: only the outline markup, no page around it.
+          --template <file>       HTML: a page template with {{title}}, {{content}},
+                                  {{style}}, {{script}} and {{lang}} placeholders.
+          --unsafe                HTML: pass raw HTML in Markdown through.
+          --accordion             HTML: opening a section closes its open siblings.
+          --ascii                 Text: markers -, +, * instead of ▾, ▸, •.
+          --expand-all            Every section starts open.
+          --collapse-all          Every section starts closed.
+          --expand <id>           This section starts open (repeatable).
+          --collapse <id>         This section starts closed (repeatable).
+          --collapse-depth <n>    Sections at depth n or deeper start closed (the top
+                                  is depth 1).
+          -j, --jobs <n>          Files converted at once. (default: all cores)
+          --check                 Write nothing; exit 1 if the output is missing or
+                                  differs.
+          -q, --quiet             No warnings.
+          -v, --verbose           Say what is written and skipped.
+          --version               Show the version.
+          -h, --help              Show help information.
+
+        Collapse precedence, highest first: --expand-all/--collapse-all, --expand/--collapse,
+        a marker in the source, --collapse-depth, expanded.
+        Exit status: 0 converted, 1 an input failed or --check found stale output, 2 bad usage.
+
+        """
+}
+
+import Foundation
