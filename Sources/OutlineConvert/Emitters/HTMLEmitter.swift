@@ -20,6 +20,7 @@ public struct HTMLOptions: Equatable, Sendable {
 /// Writes an outline as HTML: a collapsible node is `<details id=…>` (with `open` exactly
 /// when expanded) whose `<summary>` holds the title in a heading element, then the body's
 /// HTML, then the children; a node with neither body nor children is just its heading.
+/// The page's language is the front matter's `lang`, else `en`.
 /// Headings give screen readers an outline: a node at depth d is `h(d)`, or `h(d+1)` when
 /// the page has a title (its `h1`); past `h6`, `role=heading` with `aria-level`.
 struct HTMLEmitter {
@@ -27,7 +28,7 @@ struct HTMLEmitter {
     let bodies: BodyRenderer
 
     /// The whole page, or only the outline markup with `fragment`.
-    func render(_ outline: Outline, pageTitle: String) throws -> String {
+    func render(_ outline: Outline, pageTitle: String) -> String {
         var html = ""
         var number = 0
         let offset = outline.title == nil ? 0 : 1
@@ -35,7 +36,8 @@ struct HTMLEmitter {
         html += bodies.html(outline.body, number: 0, unsafe: options.unsafe)
         write(outline.nodes, depth: 1, offset: offset, group: "outline", into: &html, number: &number)
         guard !options.fragment else { return html }
-        return try (options.template ?? .default).render(title: pageTitle, content: html)
+        let lang = outline.attributes["lang"] ?? "en"
+        return (options.template ?? .default).render(title: pageTitle, content: html, lang: lang)
     }
 
     private func write(_ nodes: [OutlineNode], depth: Int, offset: Int, group: String, into html: inout String, number: inout Int) {

@@ -24,7 +24,7 @@ public struct PageTemplate: Equatable, Sendable {
         pieces = (try? Self.split(text, path: "Templates/default.html")) ?? [.placeholder("content")]
     }
 
-    func render(title: String, content: String) throws -> String {
+    func render(title: String, content: String, lang: String) -> String {
         var page = ""
         page.reserveCapacity(content.utf8.count + 16_384)
         for piece in pieces {
@@ -34,7 +34,7 @@ public struct PageTemplate: Equatable, Sendable {
             case .placeholder("content"): page += content
             case .placeholder("style"): page += EmbeddedTemplates.files["default.css"] ?? ""
             case .placeholder("script"): page += EmbeddedTemplates.files["default.js"] ?? ""
-            case .placeholder("lang"): page += "en"
+            case .placeholder("lang"): page += lang.htmlEscaped
             case .placeholder: break
             }
         }

@@ -42,7 +42,7 @@ public struct Converter: Sendable {
         case .html:
             let emitter = HTMLEmitter(options: options.html, bodies: document.bodies)
             if options.html.accordion { warnings += Self.accordionWarnings(outline.nodes, file: file) }
-            output = try emitter.render(outline, pageTitle: pageTitle(outline, file: file))
+            output = emitter.render(outline, pageTitle: pageTitle(outline, file: file))
         case .text:
             output = TextEmitter(ascii: options.ascii, bodies: document.bodies).render(outline)
         case .json:

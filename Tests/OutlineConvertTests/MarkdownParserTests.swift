@@ -1,0 +1,188 @@
+import Testing
+
+@testable import OutlineConvert
+
+/// SPEC §3.1: how Markdown becomes an outline.
+@Suite struct MarkdownParserTests {
+    func dump(_ markdown: String) throws -> String { Support.dump(try Support.outline(markdown)) }
+
+    @Test func atxHeadingsNestUnderTheNearestLowerLevel() throws {
+        #expect(try dump("# A\n## B\n### C\n## D\n# E\n") == """
+            [-] A #a
+              [-] B #b
+                [-] C #c
+              [-] D #d
+            [-] E #e
+            """)
+    }
+
+    @Test func skippedLevelsNestOneLevelDown() throws {
+        #expect(try dump("# A\n### B\n## C\n###### D\n") == """
+            [-] A #a
+              [-] B #b
+              [-] C #c
+                [-] D #d
+            """)
+    }
+
+    @Test func aDeeperFirstHeadingIsStillTopLevel() throws {
+        #expect(try dump("### A\n# B\n") == "[-] A #a\n[-] B #b")
+    }
+
+    @Test func setextHeadingsStartNodesAndKeepTheFirstBodyLine() throws {
+        let outline = try Support.outline("Title\n=====\nfirst line\n\nSub\n---\nsub body\n")
+        #expect(Support.dump(outline) == """
+            [-] Title #title | first line
+              [-] Sub #sub | sub body
+            """)
+    }
+
+    @Test func multiLineSetextHeading() throws {
+        #expect(try dump("Two\nlines\n===\nbody\n") == "[-] Two lines #two-lines | body")
+    }
+
+    @Test func headingsInCodeFencesAndHTMLBlocksAreNotHeadings() throws {
+        let markdown = """
+            # Real
+            ```
+            # not a heading
+            ```
+            <div>
+            # not one either
+            </div>
+
+                # indented code
+
+            > # quoted heading stays in the body
+            """
+        let outline = try Support.outline(markdown)
+        #expect(outline.nodes.count == 1)
+        #expect(outline.nodes[0].children.isEmpty)
+        #expect(outline.nodes[0].body == String(markdown.split(separator: "\n", maxSplits: 1)[1]))
+    }
+
+    @Test func bodyIsTheExactSourceSliceWithoutOuterBlankLines() throws {
+        let outline = try Support.outline("# A\n\n\n  para *one*\n\n- x\n- y\n\n\n# B\n   \n")
+        #expect(outline.nodes[0].body == "  para *one*\n\n- x\n- y")
+        #expect(outline.nodes[1].body == "")
+    }
+
+    @Test func lineEndingsBecomeLF() throws {
+        let outline = try Support.outline("# A\r\none\r\ntwo\r\n# B\rthree\r")
+        #expect(outline.nodes.map(\.body) == ["one\ntwo", "three"])
+    }
+
+    @Test func preambleIsTheOutlineBody() throws {
+        let outline = try Support.outline("Intro text.\n\nMore.\n\n# A\nbody\n")
+        #expect(outline.body == "Intro text.\n\nMore.")
+        #expect(outline.nodes.count == 1)
+    }
+
+    @Test func noHeadingsMeansOnlyAPreamble() throws {
+        let outline = try Support.outline("just text\n")
+        #expect(outline.body == "just text")
+        #expect(outline.nodes.isEmpty)
+    }
+
+    @Test func emptyFileIsAnEmptyOutline() throws {
+        let outline = try Support.outline("")
+        #expect(outline == Outline())
+    }
+
+    @Test func titlesArePlainText() throws {
+        #expect(try dump("# The *big* `code` [link](u) &amp; <b>tag</b>\n") == "[-] The big code link & tag #the-big-code-link--tag")
+    }
+
+    @Test func headingsInsideBodiesRenderWithTheWholeDocumentsLinkReferences() throws {
+        let html = try Support.convert("# A\nsee [x][ref]\n# B\n[ref]: https://example.org\n") { $0.html.fragment = true }.output
+        #expect(html.contains("<p>see <a href=\"https://example.org\">x</a></p>"))
+    }
+
+    // MARK: - Front matter
+
+    @Test func frontMatterIsMetadataNotContent() throws {
+        let outline = try Support.outline("---\ntitle: \"My: Doc\"\ncollapse-depth: 2\nauthor: Ada\ntags:\n  - a\n  - b\n---\n# A\n## B\n")
+        #expect(outline.title == "My: Doc")
+        #expect(outline.body == "")
+        #expect(outline.attributes == ["author": "Ada", "tags": "  - a\n  - b"])
+        #expect(Support.dump(outline) == "[-] A #a\n  [-] B #b")  // B has no body or children: a leaf stays open
+    }
+
+    @Test func frontMatterCollapseDepthAppliesAndTheCommandLineOverrides() throws {
+        let markdown = "---\ncollapse-depth: 1\n---\n# A\ntext\n## B\ntext\n"
+        #expect(Support.dump(try Support.outline(markdown)) == "[+] A #a | text\n  [+] B #b | text")
+        #expect(Support.dump(try Support.outline(markdown) { $0.collapse.depth = 2 }) == "[-] A #a | text\n  [+] B #b | text")
+    }
+
+    @Test func frontMatterKeepsLineNumbersForErrors() throws {
+        #expect(throws: ConversionError.invalid(SourceLocation(file: "test.md", line: 2, column: 17), "collapse-depth must be a whole number, 0 or more; found 'deep'")) {
+            try Support.outline("---\ncollapse-depth: deep\n---\n")
+        }
+    }
+
+    @Test func aRuleFollowedByABlankLineIsNotFrontMatter() throws {
+        let outline = try Support.outline("---\n\ntitle: x\n---\n")
+        #expect(outline.title == nil)
+        #expect(outline.nodes.map(\.title) == ["title: x"])  // a setext heading, as cmark sees it
+    }
+
+    // MARK: - Markers
+
+    @Test func pandocCollapsedAndExpandedClasses() throws {
+        let outline = try Support.outline("# A {.collapsed}\nx\n# B {.expanded}\nx\n# C {.open}\nx\n# D\nx\n") { $0.collapse.depth = 1 }
+        #expect(Support.dump(outline) == """
+            [+] A #a | x
+            [-] B #b | x
+            [-] C #c | x
+            [+] D #d | x
+            """)
+    }
+
+    @Test func pandocIdAndCombinations() throws {
+        let outline = try Support.outline("## Mac {#mac-id .collapsed}\nx\n# Other {#custom}\n")
+        #expect(outline.nodes.map(\.id) == ["mac-id", "custom"])
+        #expect(outline.nodes[0].isCollapsed)
+        #expect(outline.nodes.map(\.title) == ["Mac", "Other"])
+    }
+
+    @Test func otherClassesAndPairsBecomeAttributes() throws {
+        let node = try Support.outline("# T {.note .wide data-x=1 title=\"a b\" -}\n").nodes[0]
+        #expect(node.title == "T")
+        #expect(node.attributes == ["class": "note wide unnumbered", "data-x": "1", "title": "a b"])
+    }
+
+    @Test func orgVisibilityFoldedMeansCollapsed() throws {
+        let node = try Support.outline("# T {visibility=folded}\nbody\n").nodes[0]
+        #expect(node.isCollapsed)
+        #expect(node.attributes.isEmpty)
+    }
+
+    @Test func braceTextThatIsNotAttributesStaysInTheTitle() throws {
+        #expect(try Support.outline("# Set {a, b}\n").nodes[0].title == "Set {a, b}")
+        #expect(try Support.outline("# Code `{.collapsed}`\nx\n").nodes[0].title == "Code {.collapsed}")
+        #expect(try Support.outline("# Code `{.collapsed}`\nx\n").nodes[0].isCollapsed == false)
+    }
+
+    @Test func markmapFold() throws {
+        #expect(try dump("# A <!-- markmap: fold -->\nx\n## B\nx\n") == "[+] A #a | x\n  [-] B #b | x")
+    }
+
+    @Test func markmapFoldAllCollapsesEverythingBelow() throws {
+        #expect(try dump("# A <!-- markmap: foldAll -->\nx\n## B\nx\n### C\nx\n## D {.expanded}\nx\n# E\nx\n") == """
+            [+] A #a | x
+              [+] B #b | x
+                [+] C #c | x
+              [-] D #d | x
+            [-] E #e | x
+            """)
+    }
+
+    @Test func markersTogether() throws {
+        let node = try Support.outline("# Mac {#m .collapsed} <!-- markmap: fold -->\nx\n").nodes[0]
+        #expect((node.title, node.id, node.isCollapsed) == ("Mac", "m", true))
+    }
+
+    @Test func emptyHeadingGetsAPlaceholderTitle() throws {
+        #expect(try dump("#\n# {.collapsed}\n") == "[-] Untitled #untitled\n[+] Untitled #untitled-1")
+    }
+}
