@@ -119,19 +119,28 @@ final class CommonMarkDocument {
 
 /// Writes blocks as indented plain text. Containers (quotes, list items) contribute a
 /// prefix to each line; past `maxIndentDepth` nested containers, lines stop moving right.
+/// Blocks are separated by a blank line, except inside tight lists.
 private struct PlainTextWriter {
     private struct Container {
         var first: String
         var rest: String
         var firstLinePending = true
+        /// For list items: the list is tight, and the item's position in it.
+        var item: (tight: Bool, index: Int)?
+    }
+
+    private struct List {
+        var ordered: Bool
+        var next: Int
+        var tight: Bool
+        var count = 0
     }
 
     private static let maxIndentDepth = 16
     private var output = ""
     private var containers: [Container] = []
-    private var listCounters: [(ordered: Bool, next: Int, tight: Bool)] = []
+    private var lists: [List] = []
     private var wroteBlock = false
-    private var blankSuppressed = false
     private var inline = ""
 
     mutating func write(_ node: OpaquePointer) {
@@ -146,27 +155,27 @@ private struct PlainTextWriter {
     private mutating func handle(_ node: OpaquePointer, entering: Bool) {
         switch cmark_node_get_type(node) {
         case CMARK_NODE_BLOCK_QUOTE:
-            if entering { push(Container(first: "  ", rest: "  ")) } else { pop() }
+            if entering { containers.append(Container(first: "  ", rest: "  ")) } else { containers.removeLast() }
         case CMARK_NODE_LIST:
             if entering {
-                let ordered = cmark_node_get_list_type(node) == CMARK_ORDERED_LIST
-                listCounters.append((ordered, Int(cmark_node_get_list_start(node)), cmark_node_get_list_tight(node) != 0))
+                lists.append(List(
+                    ordered: cmark_node_get_list_type(node) == CMARK_ORDERED_LIST,
+                    next: Int(cmark_node_get_list_start(node)), tight: cmark_node_get_list_tight(node) != 0))
             } else {
-                listCounters.removeLast()
-                blankSuppressed = false
+                lists.removeLast()
             }
         case CMARK_NODE_ITEM:
-            if entering {
-                guard var list = listCounters.popLast() else { return }
-                let marker = list.ordered ? "\(list.next). " : "• "
-                list.next += 1
-                listCounters.append(list)
-                push(Container(first: marker, rest: String(repeating: " ", count: marker.count)))
-                if list.tight { suppressBlankBeforeNextBlock() }
-            } else {
-                pop()
-                if listCounters.last?.tight == true { suppressBlankBeforeNextBlock() }
+            guard entering else {
+                containers.removeLast()
+                return
             }
+            guard var list = lists.popLast() else { return }
+            let marker = list.ordered ? "\(list.next). " : "• "
+            containers.append(Container(
+                first: marker, rest: String(repeating: " ", count: marker.count), item: (list.tight, list.count)))
+            list.next += 1
+            list.count += 1
+            lists.append(list)
         case CMARK_NODE_PARAGRAPH, CMARK_NODE_HEADING:
             if entering { inline = "" } else { emit(inline) }
         case CMARK_NODE_CODE_BLOCK:
@@ -184,15 +193,21 @@ private struct PlainTextWriter {
         }
     }
 
-    private mutating func push(_ container: Container) { containers.append(container) }
-    private mutating func pop() { _ = containers.popLast() }
-
-    /// Items of a tight list, and the blocks inside them, are not separated by blank lines.
-    private mutating func suppressBlankBeforeNextBlock() { blankSuppressed = true }
+    /// A blank line goes before a block unless a tight list holds the two together: a later
+    /// item of a tight list, or a later block inside a tight item. A list's first item
+    /// leaves the decision to whatever holds the list.
+    private var needsBlankLine: Bool {
+        guard wroteBlock else { return false }
+        for container in containers.reversed() {
+            guard let item = container.item else { return true }
+            if container.firstLinePending && item.index == 0 { continue }
+            return !item.tight
+        }
+        return true
+    }
 
     private mutating func emit(_ text: String) {
-        if wroteBlock && !blankSuppressed { output += "\n" }
-        blankSuppressed = false
+        if needsBlankLine { output += "\n" }
         wroteBlock = true
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
             var prefix = ""

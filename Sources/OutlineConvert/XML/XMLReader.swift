@@ -115,7 +115,9 @@ private let recordError: xmlStructuredErrorFunc = { context, error in
           let (_, state) = state(of: context), state.firstError == nil
     else { return }
     let message = error.pointee.message.map { String(cString: $0) } ?? "XML error"
-    state.firstError = (Int(error.pointee.line), Int(error.pointee.int2), message.trimmed)
+    // libxml2's messages may run over several lines; ours are one line each.
+    let oneLine = message.split(whereSeparator: \.isNewline).map { $0.trimmed }.joined(separator: "; ")
+    state.firstError = (Int(error.pointee.line), Int(error.pointee.int2), oneLine)
 }
 
 private func refuse(_ context: UnsafeMutableRawPointer?, _ name: UnsafePointer<xmlChar>?) {

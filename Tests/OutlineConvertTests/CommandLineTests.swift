@@ -1,0 +1,212 @@
+import Foundation
+import Testing
+
+/// SPEC §6: the command line, run as a user runs it.
+@Suite struct CommandLineTests {
+    @Test func convertsAFileToStdoutAndInfersTheOutputFormat() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { Support.remove(dir) }
+        let plist = Support.examples.appending(path: "products.plist").path
+        let stdout = try Support.tool(plist, "-t", "text")
+        #expect(stdout.status == 0)
+        #expect(stdout.stdout.hasPrefix("Apple Products\n\n▾ Mac\n"))
+        for (ext, start) in [("html", "<!DOCTYPE html>"), ("json", "{\n  \"version\": 1"), ("txt", "Apple Products")] {
+            let out = dir.appending(path: "products.\(ext)")
+            let result = try Support.tool(plist, "-o", out.path)
+            #expect(result.status == 0 && result.stdout.isEmpty && result.stderr.isEmpty)
+            #expect(try Support.read(out).hasPrefix(start))
+        }
+        #expect(try Support.tool(plist, "-o", dir.appending(path: "x.json").path, "--to", "text").status == 0)
+        #expect(try Support.read(dir.appending(path: "x.json")).hasPrefix("Apple Products"))
+    }
+
+    @Test func readsStandardInputAndSniffsTheFormat() throws {
+        let xml = try Support.read(Support.examples.appending(path: "products.xml"))
+        let result = try Support.tool("-t", "json", input: xml)
+        #expect(result.status == 0)
+        let viaDash = try Support.tool("-", "--to=json", input: xml)
+        #expect(viaDash.stdout == result.stdout)
+        let fromFile = try Support.tool(Support.examples.appending(path: "products.xml").path, "-t", "json")
+        #expect(fromFile.stdout == result.stdout)
+        let markdown = try Support.tool("-t", "json", "--from", "markdown", input: "<outline/> is text here\n")
+        #expect(markdown.stdout.contains("\"body\": \"<outline/> is text here\""))
+    }
+
+    @Test func collapseOptions() throws {
+        let md = Support.examples.appending(path: "products.md").path
+        func open(_ arguments: String...) throws -> [String] {
+            let text = try Support.tool(arguments: [md, "-t", "text", "--ascii"] + arguments).stdout
+            return text.split(separator: "\n").filter { $0.hasPrefix("- ") }.map { String($0.dropFirst(2)) }
+        }
+        #expect(try open() == ["Mac", "iPhone"])
+        #expect(try open("--expand-all") == ["Mac", "iPad", "iPhone"])
+        #expect(try open("--collapse-all") == [])
+        #expect(try open("--expand", "ipad", "--collapse=mac") == ["iPad", "iPhone"])
+        #expect(try open("--collapse-depth", "1") == [])
+        #expect(try open("--collapse-depth", "2") == ["Mac", "iPhone"])
+    }
+
+    @Test func titleOverrides() throws {
+        let result = try Support.tool(Support.examples.appending(path: "products.md").path, "--title", "Other <T>", "-t", "json")
+        #expect(result.stdout.contains("\"title\": \"Other <T>\""))
+    }
+
+    @Test func helpAndVersion() throws {
+        let help = try Support.tool("--help")
+        #expect(help.status == 0)
+        for section in ["OVERVIEW:", "USAGE:", "ARGUMENTS:", "OPTIONS:", "--collapse-depth <n>", "-h, --help"] {
+            #expect(help.stdout.contains(section))
+        }
+        #expect(try Support.tool("--version").stdout.hasPrefix("outline-render "))
+    }
+
+    @Test(arguments: [
+        (["--frobnicate"], "Error: Unknown option '--frobnicate'"),
+        (["-t", "pdf"], "Error: Unknown output format 'pdf'"),
+        (["--collapse-depth", "x"], "Error: '--collapse-depth' needs a whole number"),
+        (["-o"], "Error: Missing value for '-o'"),
+        (["--fragment=yes"], "Error: Option '--fragment' takes no value"),
+    ])
+    func badUsageExitsTwo(arguments: [String], message: String) throws {
+        let result = try Support.tool(arguments: arguments)
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix(message))
+        #expect(result.stderr.contains("See 'outline-render --help' for more information."))
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func doubleDashEndsOptions() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { Support.remove(dir) }
+        try Support.write("# A\n", to: dir.appending(path: "-odd.md"))
+        let result = try Support.tool("-t", "text", "--", "-odd.md", cwd: dir)
+        #expect(result.status == 0)
+        #expect(result.stdout == "• A\n")
+    }
+
+    @Test func writesOnlyWhenContentChangesAndKeepsTheMode() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { Support.remove(dir) }
+        let out = dir.appending(path: "p.html")
+        let input = Support.examples.appending(path: "products.md").path
+        #expect(try Support.tool(input, "-o", out.path).status == 0)
+        let old = Date(timeIntervalSince1970: 1_000_000)
+        try FileManager.default.setAttributes([.modificationDate: old, .posixPermissions: 0o600], ofItemAtPath: out.path)
+        #expect(try Support.tool(input, "-o", out.path, "-v").stderr.contains("unchanged"))
+        #expect(try FileManager.default.attributesOfItem(atPath: out.path)[.modificationDate] as? Date == old)
+        #expect(try Support.tool(input, "-o", out.path, "--collapse-all").status == 0)
+        let attributes = try FileManager.default.attributesOfItem(atPath: out.path)
+        #expect(attributes[.modificationDate] as? Date != old)
+        #expect(attributes[.posixPermissions] as? Int == 0o600)
+        #expect(Support.listing(dir) == ["p.html"])  // no temporary file left
+    }
+
+    @Test func checkWritesNothingAndFailsOnMissingOrStaleOutput() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { Support.remove(dir) }
+        let out = dir.appending(path: "p.json").path
+        let input = Support.examples.appending(path: "products.plist").path
+        let missing = try Support.tool(input, "-o", out, "--check")
+        #expect(missing.status == 1 && missing.stderr.contains("missing"))
+        #expect(Support.listing(dir).isEmpty)
+        #expect(try Support.tool(input, "-o", out).status == 0)
+        #expect(try Support.tool(input, "-o", out, "--check").status == 0)
+        let stale = try Support.tool(input, "-o", out, "--check", "--collapse-all")
+        #expect(stale.status == 1 && stale.stderr.contains("stale"))
+    }
+}
+
+/// Bad input: a located error on stderr, exit 1, nothing on stdout, no output file, and
+/// an existing output left exactly as it was.
+@Suite struct BadInputTests {
+    static let password = (try? String(contentsOfFile: "/etc/passwd", encoding: .utf8)) ?? "root:x:0:0"
+
+    static let cases: [(name: String, content: [UInt8], error: String)] = [
+        ("malformed.xml", Array("<outline>\n  <section title=\"A\">\n  </sectoin>\n</outline>\n".utf8),
+         "malformed.xml:3:13: error: Opening and ending tag mismatch: section line 2 and sectoin"),
+        ("wrongtype.plist", Array("<plist><array><dict><key>name</key><string>A</string>\n<key>items</key><dict/></dict></array></plist>".utf8),
+         "wrongtype.plist:2:17: error: sections[0].items: expected an array, found <dict>"),
+        ("unknown.xml", Array("<outline>\n  <chapter title=\"x\"/>\n</outline>".utf8),
+         "unknown.xml:2:3: error: unknown element <chapter> in <outline>"),
+        ("laughs.xml", Array(("<?xml version=\"1.0\"?>\n<!DOCTYPE o [\n <!ENTITY a \"aaaaaaaaaa\">\n"
+            + (1...9).map { " <!ENTITY a\($0) \"" + String(repeating: "&a\($0 == 1 ? "" : String($0 - 1));", count: 10) + "\">\n" }.joined()
+            + "]>\n<outline title=\"&a9;\"/>\n").utf8),
+         "laughs.xml:3:25: error: entity declarations are not allowed (entity 'a')"),
+        ("xxe.plist", Array("<?xml version=\"1.0\"?>\n<!DOCTYPE plist [<!ENTITY x SYSTEM \"file:///etc/passwd\">]>\n<plist><array><string>&x;</string></array></plist>".utf8),
+         "xxe.plist:2:56: error: entity declarations are not allowed (entity 'x')"),
+        ("parameter.xml", Array("<?xml version=\"1.0\"?>\n<!DOCTYPE o [<!ENTITY % p SYSTEM \"file:///etc/passwd\"> %p;]>\n<outline/>".utf8),
+         "parameter.xml:2:54: error: entity declarations are not allowed (entity 'p')"),
+        ("deep.xml", Array(("<outline>" + String(repeating: "<section title=\"d\">", count: 100_000) + String(repeating: "</section>", count: 100_000) + "</outline>").utf8),
+         "deep.xml:1:"),
+        ("deep.plist", Array(("<plist>" + String(repeating: "<array>", count: 100_000) + String(repeating: "</array>", count: 100_000) + "</plist>").utf8),
+         "deep.plist:1:"),
+        ("invalid.md", [0x23, 0x20, 0x41, 0x0A, 0x62, 0xC3, 0x28, 0x0A], "invalid.md:2:2: error: the file is not valid UTF-8"),
+        ("invalid.xml", Array("<outline title=\"".utf8) + [0xFF, 0xFE] + Array("\"/>".utf8), "invalid.xml:1:"),
+        ("nul.md", Array("# A\nx\0y\n".utf8), "nul.md:2:2: error: the file contains a NUL byte"),
+        ("nul.plist", Array("<plist><array>\0</array></plist>".utf8), "nul.plist:1:"),
+        ("empty.xml", [], "empty.xml:1:1: error: the file is empty"),
+        ("empty.plist", [], "empty.plist:1:1: error: the file is empty"),
+        ("random.xml", (0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ ($0 >> 3) &* 31) }, "random.xml:1:"),
+        ("cut.plist", Array("<?xml version=\"1.0\"?>\n<plist><array><dict><key>name</key><str".utf8), "cut.plist:2:"),
+        ("cut.md", Array("# A\n\u{E9}".utf8).dropLast(), "cut.md:2:1: error: the file is not valid UTF-8"),
+    ]
+
+    @Test(arguments: cases.indices)
+    func badInputFailsWithALocatedErrorAndWritesNothing(index: Int) throws {
+        let (name, content, expected) = Self.cases[index]
+        let dir = try Support.temporaryDirectory()
+        defer { Support.remove(dir) }
+        let input = dir.appending(path: name)
+        try Data(content).write(to: input)
+        let stdout = try Support.tool(input.lastPathComponent, cwd: dir)
+        #expect(stdout.status == 1)
+        #expect(stdout.stdout.isEmpty)
+        #expect(stdout.stderr.hasPrefix(expected), "\(stdout.stderr)")
+        #expect(stdout.stderr.split(separator: "\n").count == 1)
+        #expect(!stdout.stderr.contains(Self.password.prefix(20)))
+
+        // An existing output survives untouched, and no temporary file appears.
+        let output = dir.appending(path: "out.html")
+        try Support.write("precious", to: output)
+        let toFile = try Support.tool(input.lastPathComponent, "-o", "out.html", cwd: dir)
+        #expect(toFile.status == 1)
+        #expect(try Support.read(output) == "precious")
+        #expect(Support.listing(dir) == [name, "out.html"].sorted())
+    }
+
+    @Test func billionLaughsStaysSmallAndFast() throws {
+        let (name, content, _) = Self.cases[3]
+        let dir = try Support.temporaryDirectory()
+        defer { Support.remove(dir) }
+        try Data(content).write(to: dir.appending(path: name))
+        let result = try Support.run("/usr/bin/env", ["time", "-f", "%M", Support.tool, name], cwd: dir)
+        let peakKB = Int(result.stderr.split(separator: "\n").last ?? "") ?? .max
+        #expect(result.status != 0)
+        #expect(peakKB < 200_000)
+    }
+
+    @Test func deepMarkdownIsFine() throws {
+        let deep = String(repeating: ">", count: 100_000) + " x\n\n" + String(repeating: "- ", count: 20_000) + "y\n\n" + String(repeating: "[", count: 100_000) + "\n"
+        for format in ["html", "text", "json"] {
+            let result = try Support.tool("-t", format, "--from", "markdown", input: "# T\n" + deep)
+            #expect(result.status == 0)
+            #expect(!result.stdout.isEmpty)
+        }
+    }
+
+    @Test func writingToAFullDeviceFails() throws {
+        let input = Support.examples.appending(path: "products.md").path
+        let toFile = try Support.tool(input, "-o", "/dev/full")
+        #expect(toFile.status == 1)
+        #expect(toFile.stderr == "/dev/full: error: cannot write: No space left on device\n")
+        let shell = try Support.run("/bin/sh", ["-c", "'\(Support.tool)' '\(input)' > /dev/full"])
+        #expect(shell.status == 1)
+        #expect(shell.stderr.contains("error: cannot write: No space left on device"))
+    }
+
+    @Test func missingInput() throws {
+        let result = try Support.tool("/nonexistent/x.md")
+        #expect(result.status == 1)
+        #expect(result.stderr == "/nonexistent/x.md: error: cannot read: no such file\n")
+    }
+}

@@ -1,0 +1,178 @@
+import Testing
+
+@testable import OutlineConvert
+
+/// SPEC §5: the three outputs.
+@Suite struct EmitterTests {
+    let markdown = """
+        ---
+        title: Doc & Co
+        ---
+        Intro with *emphasis*.
+
+        # Open
+        Body **bold** [link](https://x.org).
+
+        - one
+        - two
+
+        ## Leaf
+        # Closed {.collapsed}
+        hidden body
+        ## Hidden child
+        text
+        """
+
+    @Test func htmlDetailsOpenExactlyWhenExpanded() throws {
+        let html = try Support.convert(markdown) { $0.html.fragment = true }.output
+        #expect(html == """
+            <h1 class="outline-title">Doc &amp; Co</h1>
+            <p>Intro with <em>emphasis</em>.</p>
+            <details id="open" open><summary><h2>Open</h2><a class="outline-permalink" href="#open" aria-label="Link to this section">#</a></summary>
+            <p>Body <strong>bold</strong> <a href="https://x.org">link</a>.</p>
+            <ul>
+            <li>one</li>
+            <li>two</li>
+            </ul>
+            <h3 id="leaf" class="outline-leaf">Leaf</h3>
+            </details>
+            <details id="closed"><summary><h2>Closed</h2><a class="outline-permalink" href="#closed" aria-label="Link to this section">#</a></summary>
+            <p>hidden body</p>
+            <details id="hidden-child" open><summary><h3>Hidden child</h3><a class="outline-permalink" href="#hidden-child" aria-label="Link to this section">#</a></summary>
+            <p>text</p>
+            </details>
+            </details>
+
+            """)
+    }
+
+    @Test func htmlWithoutATitleStartsAtH1AndDeepLevelsUseAriaLevel() throws {
+        let xml = "<outline>" + String(repeating: "<section title=\"s\">", count: 8) + "<item title=\"x\">t</item>" + String(repeating: "</section>", count: 8) + "</outline>"
+        let html = try Support.convert(xml, file: "t.xml") { $0.html.fragment = true }.output
+        #expect(html.hasPrefix("<details id=\"s\" open><summary><h1>s</h1>"))
+        #expect(html.contains("<summary><h6>s</h6>"))
+        #expect(html.contains("<summary><span role=\"heading\" aria-level=\"7\">s</span>"))
+        #expect(html.contains("<summary><span role=\"heading\" aria-level=\"9\">x</span>"))
+    }
+
+    @Test func titlesAndTextAreAlwaysEscaped() throws {
+        let xml = "<outline title=\"&lt;script&gt;\"><section title=\"a &quot;q&quot; &amp; &lt;b&gt;\" id=\"x&quot;y\"><detail>&lt;img src=x onerror=alert(1)&gt;</detail></section></outline>"
+        let html = try Support.convert(xml, file: "t.xml").output
+        #expect(html.contains("<title>&lt;script&gt;</title>"))
+        #expect(html.contains("<details id=\"x&quot;y\" open><summary><h2>a &quot;q&quot; &amp; &lt;b&gt;</h2>"))
+        #expect(!html.contains("<img"))
+        #expect(!html.contains("<script>alert"))
+    }
+
+    @Test func unsafePassesRawHTMLThrough() throws {
+        let source = "# A\n<div class=\"x\">raw</div>\n"
+        #expect(try Support.convert(source) { $0.html.fragment = true }.output.contains("<!-- raw HTML omitted -->"))
+        #expect(try Support.convert(source) { $0.html.fragment = true; $0.html.unsafe = true }.output.contains("<div class=\"x\">raw</div>"))
+    }
+
+    @Test func accordionNamesSiblingGroupsAndWarnsAboutSeveralOpen() throws {
+        let conversion = try Support.convert("# A\nx\n# B\nx\n## C\nx\n") { $0.html.fragment = true; $0.html.accordion = true }
+        #expect(conversion.output.contains("<details id=\"a\" name=\"outline\" open>"))
+        #expect(conversion.output.contains("<details id=\"b\" name=\"outline\" open>"))
+        #expect(conversion.output.contains("<details id=\"c\" name=\"b\" open>"))
+        #expect(conversion.warnings.map(\.description) == ["test.md:3: warning: with --accordion only one of these siblings can start open; 'B' will start closed"])
+    }
+
+    @Test func standalonePageHasEverythingInline() throws {
+        let html = try Support.convert(markdown).output
+        #expect(html.hasPrefix("<!DOCTYPE html>\n<html lang=\"en\">"))
+        #expect(html.contains("<title>Doc &amp; Co</title>"))
+        #expect(html.contains("prefers-color-scheme: dark"))
+        #expect(html.contains("addEventListener(\"beforeprint\""))
+        #expect(!html.contains("{{"))
+        #expect(!html.contains("<link "))
+        #expect(!html.contains(" src=\"http"))
+    }
+
+    @Test func userTemplatesAndUnknownPlaceholders() throws {
+        let template = try PageTemplate(text: "<t>{{ title }}</t>{{content}}", path: "my.html")
+        let html = try Support.convert("# A\n") { $0.html.template = template; $0.title = "Mine" }.output
+        #expect(html.hasPrefix("<t>Mine</t><h1 class=\"outline-title\">Mine</h1>"))
+        #expect(throws: ConversionError.invalid(SourceLocation(file: "my.html", line: 2), "unknown placeholder '{{body}}'; known: {{title}}, {{content}}, {{style}}, {{script}}, {{lang}}")) {
+            try PageTemplate(text: "<p>\n{{body}}", path: "my.html")
+        }
+    }
+
+    @Test func textOutline() throws {
+        #expect(try Support.convert(markdown) { $0.to = .text }.output == """
+            Doc & Co
+
+            Intro with emphasis.
+
+            ▾ Open
+              Body bold link.
+
+              • one
+              • two
+              • Leaf
+            ▸ Closed
+
+            """)
+    }
+
+    @Test func textAsciiMarkersAndNesting() throws {
+        let text = try Support.convert("# A\n> quoted\n> more\n\n1. first\n   para\n\n2. second\n\n```\ncode  kept\n```\n## B {.collapsed}\nx\n## C\n") { $0.to = .text; $0.ascii = true }.output
+        #expect(text == """
+            - A
+                quoted
+                more
+
+              1. first
+                 para
+
+              2. second
+
+              code  kept
+              + B
+              * C
+
+            """)
+    }
+
+    @Test func jsonIsTheModel() throws {
+        let json = try Support.convert("---\nauthor: Ada\n---\n# A {.x k=v}\nline \"one\"\n\ttab\n## B\n") { $0.to = .json }.output
+        #expect(json == """
+            {
+              "version": 1,
+              "body": "",
+              "attributes": {"author": "Ada"},
+              "sections": [
+                {
+                  "id": "a",
+                  "title": "A",
+                  "collapsed": false,
+                  "body": "line \\"one\\"\\n\\ttab",
+                  "attributes": {"class": "x", "k": "v"},
+                  "children": [
+                    {
+                      "id": "b",
+                      "title": "B",
+                      "collapsed": false,
+                      "body": "",
+                      "children": []
+                    }
+                  ]
+                }
+              ]
+            }
+
+            """)
+    }
+
+    @Test func jsonEscapesControlCharacters() {
+        #expect(JSONEmitter.quoted("a\u{1}b\u{1F}\u{7F}é\u{2028}") == "\"a\\u0001b\\u001f\u{7F}é\\u2028\"")
+    }
+
+    @Test func outputIsDeterministic() throws {
+        for format in OutputFormat.allCases {
+            let first = try Support.convert(markdown) { $0.to = format }.output
+            let second = try Support.convert(markdown) { $0.to = format }.output
+            #expect(first == second)
+        }
+    }
+}
