@@ -1,0 +1,30 @@
+import Foundation
+import Testing
+
+/// The examples against golden outputs in Tests/golden. The goldens were checked by eye and
+/// are re-checked by oracles on every run (Tests/oracle: cmark for the HTML bodies, plistlib
+/// for the plist, the JSON Schema for the JSON).
+@Suite struct GoldenTests {
+    static let golden = Support.root.appending(path: "Tests/golden")
+
+    static let cases: [(source: String, golden: String, arguments: [String])] = [
+        ("products.md", "products.json", []), ("products.plist", "products.json", []), ("products.xml", "products.json", []),
+        ("products.md", "products.txt", []), ("products.plist", "products.txt", []), ("products.xml", "products.txt", []),
+        ("products.md", "products.html", []), ("products.plist", "products.html", []), ("products.xml", "products.html", []),
+        ("products.md", "products.fragment.html", ["--fragment"]), ("products.xml", "products.fragment.html", ["--fragment"]),
+        ("people.md", "people.json", []), ("people.md", "people.txt", []), ("people.md", "people.html", []),
+        ("people.md", "people.fragment.html", ["--fragment"]),
+    ]
+
+    @Test(arguments: cases.indices)
+    func exampleMatchesItsGolden(index: Int) throws {
+        let (source, golden, arguments) = Self.cases[index]
+        let dir = try Support.temporaryDirectory()
+        defer { Support.remove(dir) }
+        let ext = golden.hasSuffix(".fragment.html") ? "html" : (golden as NSString).pathExtension
+        let output = dir.appending(path: "out.\(ext)")
+        let result = try Support.tool(arguments: [Support.examples.appending(path: source).path, "-o", output.path] + arguments)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try Support.read(output) == Support.read(Self.golden.appending(path: golden)), "\(source) → \(golden)")
+    }
+}

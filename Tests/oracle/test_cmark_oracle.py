@@ -1,0 +1,118 @@
+"""Markdown bodies render exactly as cmark renders them, on the examples and on large real
+documents that Debian packages install (written by no one here)."""
+import glob
+import os
+import re
+import subprocess
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from conftest import EXAMPLES, GOLDEN, cmark, fragment_bodies, preorder, run, to_json
+
+NS = "{http://commonmark.org/xml/1.0}"
+
+
+def real_documents():
+    """Large real Markdown files on the machine: Node.js API references and changelogs,
+    and whatever else under /usr/share/doc is big enough."""
+    found = sorted(set(
+        glob.glob("/usr/share/doc/nodejs/api/*.md")
+        + glob.glob("/usr/share/doc/nodejs/changelogs/*.md")
+        + glob.glob("/usr/share/doc/*/*.md")
+        + glob.glob("/usr/share/doc/*/*/*.md")
+    ))
+    return [p for p in found if os.path.getsize(p) >= 20_000][:60]
+
+
+REAL = real_documents()
+
+
+def test_enough_real_documents_are_installed():
+    # The machine image ships Node.js with its docs; without them this suite proves little.
+    assert len(REAL) >= 10, f"only {len(REAL)} real Markdown documents found"
+    assert sum(os.path.getsize(p) for p in REAL) > 5_000_000
+
+
+@pytest.mark.parametrize("name", ["products.md", "people.md"])
+def test_example_bodies_equal_cmark_of_each_slice(name):
+    path = EXAMPLES / name
+    outline = to_json(path)
+    bodies = fragment_bodies(run(path, "--fragment").stdout)
+    nodes = [n for _, n in preorder(outline["sections"])]
+    assert [i for i, _ in bodies[1:]] == [n["id"] for n in nodes]
+    assert bodies[0][1].split("\n", 1)[1] == cmark(outline["body"]) if outline.get("title") else bodies[0][1] == cmark(outline["body"])
+    for (node_id, html), node in zip(bodies[1:], nodes):
+        assert html == cmark(node["body"]), node_id
+
+
+def test_golden_html_bodies_equal_cmark():
+    import json
+    outline = json.loads((GOLDEN / "products.json").read_text())
+    bodies = fragment_bodies((GOLDEN / "products.fragment.html").read_text())
+    for (node_id, html), (_, node) in zip(bodies[1:], preorder(outline["sections"])):
+        assert node_id == node["id"]
+        assert html == cmark(node["body"])
+
+
+def top_level_headings(markdown):
+    """(start line, level, plain text) of each top-level heading, from cmark's XML."""
+    xml = subprocess.run(["cmark", "-t", "xml", "--sourcepos"], input=markdown, capture_output=True, text=True, check=True).stdout
+    document = ET.fromstring(xml)
+    blocks = []
+    for child in document:
+        start = int(child.get("sourcepos").split(":")[0])
+        if child.tag == NS + "heading":
+            text = "".join(
+                " " if e.tag in (NS + "softbreak", NS + "linebreak") else (e.text or "")
+                for e in child.iter() if e.tag in (NS + "text", NS + "code", NS + "softbreak", NS + "linebreak")
+            )
+            blocks.append((start, int(child.get("level")), " ".join(text.split())))
+        else:
+            blocks.append((start, None, None))
+    return blocks
+
+
+def expected_depths(levels):
+    """Each heading nests under the nearest preceding heading of a lower level."""
+    stack, depths = [], []
+    for level in levels:
+        while stack and stack[-1] >= level:
+            stack.pop()
+        stack.append(level)
+        depths.append(len(stack))
+    return depths
+
+
+@pytest.mark.parametrize("path", REAL, ids=[os.path.relpath(p, "/usr/share/doc") for p in REAL])
+def test_real_document_nodes_are_cmarks_headings_and_bodies_lose_nothing(path):
+    markdown = open(path, encoding="utf-8").read().replace("\r\n", "\n")
+    blocks = top_level_headings(markdown)
+    headings = [(i, b) for i, b in enumerate(blocks) if b[1] is not None]
+
+    outline = to_json(path)
+    nodes = list(preorder(outline["sections"]))
+    assert len(nodes) == len(headings)
+    assert [d for d, _ in nodes] == expected_depths([b[1] for _, b in headings])
+    for (_, node), (_, (_, _, text)) in zip(nodes, headings):
+        # A trailing {…} is pandoc attribute syntax, stripped from titles by design.
+        assert node["title"] == text or re.fullmatch(re.escape(node["title"]) + r"\s*\{[^}]*\}", text) or (not text and node["title"] == "Untitled")
+
+    # cmark renders the whole document with each top-level heading replaced by a marker
+    # paragraph: the pieces between markers are the bodies, in full-document context.
+    lines = markdown.split("\n")
+    replaced = list(lines)
+    for k, (index, (start, _, _)) in enumerate(headings):
+        end = blocks[index + 1][0] - 1 if index + 1 < len(blocks) else len(lines)
+        replaced[start - 1] = f"\nOUTLINEMARKER{k}\n"
+        for line in range(start, end):
+            replaced[line] = None
+    oracle = cmark("\n".join(l for l in replaced if l is not None))
+    pieces = re.split(r"<p>OUTLINEMARKER\d+</p>\n", oracle)
+    assert len(pieces) == len(headings) + 1
+
+    ours = fragment_bodies(run(path, "--fragment").stdout)
+    assert len(ours) == len(pieces)
+    assert [i for i, _ in ours[1:]] == [n["id"] for _, n in nodes]
+    for (node_id, html), piece in zip(ours, pieces):
+        assert html == piece, node_id
