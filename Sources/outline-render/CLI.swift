@@ -50,23 +50,23 @@ struct CLI {
     private func convertOne(_ input: String, to output: String?, options: ConversionOptions, parsed: Arguments) -> Int32 {
         let name = input == "-" ? "<stdin>" : input
         do {
-            let bytes = input == "-" ? try readStandardInput() : try readBytes(input)
-            let conversion = try Converter(options: options).convert(bytes, file: name)
+            let conversion = try Converter(options: options)
+                .convert(input == "-" ? readStandardInput() : OutputFile.read(input), file: name)
             if !parsed.quiet { conversion.warnings.forEach { printError("\($0)") } }
             guard let output else {
                 if parsed.check { return 0 }
-                try OutputFile.writeToStandardOutput(conversion.output)
+                try OutputFile.writeToStandardOutput(conversion.bytes)
                 return 0
             }
             if parsed.check {
                 let current = FileManager.default.contents(atPath: output)
-                guard let current, current.elementsEqual(conversion.output.utf8) else {
+                guard let current, current.elementsEqual(conversion.bytes) else {
                     printError("\(output): \(current == nil ? "missing" : "stale") (from \(name))")
                     return 1
                 }
                 return 0
             }
-            let outcome = try OutputFile.write(conversion.output, to: output)
+            let outcome = try OutputFile.write(conversion.bytes, to: output)
             if parsed.verbose { printError("\(output): \(outcome == .written ? "written" : "unchanged")") }
             return 0
         } catch {
@@ -82,20 +82,8 @@ func printError(_ message: String) {
     FileHandle.standardError.write(Data((message + "\n").utf8))
 }
 
-func readBytes(_ path: String) throws -> [UInt8] {
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-        throw ConversionError.io(path: path, "cannot read: no such file")
-    }
-    guard !isDirectory.boolValue else { throw ConversionError.io(path: path, "is a directory") }
-    guard let data = FileManager.default.contents(atPath: path) else {
-        throw ConversionError.io(path: path, "cannot read: permission denied or not a regular file")
-    }
-    return [UInt8](data)
-}
-
 func readText(_ path: String) throws -> String {
-    let bytes = try readBytes(path)
+    let bytes = try OutputFile.read(path)
     guard let text = String(validating: bytes, as: UTF8.self) else {
         throw ConversionError.malformed(SourceLocation(file: path), "the file is not valid UTF-8")
     }

@@ -31,10 +31,14 @@ final class CommonMarkDocument {
     private let root: OpaquePointer
     private let blockNodes: [OpaquePointer]
 
-    /// Parses `text` (UTF-8, any line endings) with source positions.
-    init(parsing text: String) {
-        var text = text
-        let parsed = text.withUTF8 { buffer in
+    /// Parses `text` with source positions.
+    convenience init(parsing text: String) {
+        self.init(parsing: Array(text.utf8)[...])
+    }
+
+    /// Parses UTF-8 `bytes` with source positions.
+    init(parsing bytes: ArraySlice<UInt8>) {
+        let parsed = bytes.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) {
                 cmark_parse_document($0.baseAddress, $0.count, CMARK_OPT_SOURCEPOS)
             }
@@ -61,16 +65,15 @@ final class CommonMarkDocument {
 
     deinit { cmark_node_free(root) }
 
-    /// The HTML cmark renders for the blocks in `range`. Raw HTML is omitted unless `unsafe`.
-    func html(ofBlocks range: Range<Int>, unsafe: Bool) -> String {
+    /// Appends the HTML cmark renders for the blocks in `range` to `html`. Raw HTML is
+    /// omitted unless `unsafe`.
+    func appendHTML(ofBlocks range: Range<Int>, unsafe: Bool, to html: inout ByteBuffer) {
         let options = unsafe ? CMARK_OPT_UNSAFE : CMARK_OPT_DEFAULT
-        var html = ""
         for node in blockNodes[range] {
             guard let rendered = cmark_render_html(node, options) else { continue }
             defer { free(rendered) }
-            html += String(cString: rendered)
+            html.write(UnsafeRawBufferPointer(start: rendered, count: strlen(rendered)))
         }
-        return html
     }
 
     /// Plain text of the blocks in `range`: no Markdown syntax; lists keep a bullet or number,

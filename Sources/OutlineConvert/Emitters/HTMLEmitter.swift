@@ -28,41 +28,72 @@ struct HTMLEmitter {
     let bodies: BodyRenderer
 
     /// The whole page, or only the outline markup with `fragment`.
-    func render(_ outline: Outline, pageTitle: String) -> String {
-        var html = ""
-        var number = 0
-        let offset = outline.title == nil ? 0 : 1
-        if let title = outline.title { html += "<h1 class=\"outline-title\">\(title.htmlEscaped)</h1>\n" }
-        html += bodies.html(outline.body, number: 0, unsafe: options.unsafe)
-        write(outline.nodes, depth: 1, offset: offset, group: "outline", into: &html, number: &number)
-        guard !options.fragment else { return html }
-        let lang = outline.attributes["lang"] ?? "en"
-        return (options.template ?? .default).render(title: pageTitle, content: html, lang: lang)
+    func render(_ outline: Outline, pageTitle: String, sizeHint: Int = 0) -> [UInt8] {
+        var html = ByteBuffer(capacity: sizeHint + sizeHint / 2 + 16_384)
+        if options.fragment {
+            writeContent(outline, into: &html)
+        } else {
+            let lang = outline.attributes["lang"] ?? "en"
+            (options.template ?? .default).render(title: pageTitle, lang: lang, into: &html) { writeContent(outline, into: &$0) }
+        }
+        return html.bytes
     }
 
-    private func write(_ nodes: [OutlineNode], depth: Int, offset: Int, group: String, into html: inout String, number: inout Int) {
+    private func writeContent(_ outline: Outline, into html: inout ByteBuffer) {
+        var number = 0
+        let offset = outline.title == nil ? 0 : 1
+        if let title = outline.title {
+            html.write("<h1 class=\"outline-title\">" as StaticString)
+            html.write(escaping: title)
+            html.write("</h1>\n" as StaticString)
+        }
+        bodies.appendHTML(outline.body, number: 0, unsafe: options.unsafe, to: &html)
+        write(outline.nodes, depth: 1, offset: offset, group: "outline", into: &html, number: &number)
+    }
+
+    private func write(_ nodes: [OutlineNode], depth: Int, offset: Int, group: String, into html: inout ByteBuffer, number: inout Int) {
         for node in nodes {
             number += 1
-            let id = node.id.htmlEscaped
-            let heading = headingTags(level: depth + offset)
+            let level = depth + offset
             guard node.isCollapsible else {
-                html += "\(heading.open) id=\"\(id)\" class=\"outline-leaf\">\(node.title.htmlEscaped)\(heading.close)\n"
+                openHeading(level, into: &html)
+                html.write(" id=\"" as StaticString)
+                html.write(escaping: node.id)
+                html.write("\" class=\"outline-leaf\">" as StaticString)
+                html.write(escaping: node.title)
+                closeHeading(level, into: &html)
+                html.write("\n" as StaticString)
                 continue
             }
-            html += "<details id=\"\(id)\""
-            if options.accordion { html += " name=\"\(group.htmlEscaped)\"" }
-            if !node.isCollapsed { html += " open" }
-            html += "><summary>\(heading.open)>\(node.title.htmlEscaped)\(heading.close)"
-            html += "<a class=\"outline-permalink\" href=\"#\(id)\" aria-label=\"Link to this section\">#</a></summary>\n"
-            html += bodies.html(node.body, number: number, unsafe: options.unsafe)
+            html.write("<details id=\"" as StaticString)
+            html.write(escaping: node.id)
+            html.write("\"" as StaticString)
+            if options.accordion {
+                html.write(" name=\"" as StaticString)
+                html.write(escaping: group)
+                html.write("\"" as StaticString)
+            }
+            if !node.isCollapsed { html.write(" open" as StaticString) }
+            html.write("><summary>" as StaticString)
+            openHeading(level, into: &html)
+            html.write(">" as StaticString)
+            html.write(escaping: node.title)
+            closeHeading(level, into: &html)
+            html.write("<a class=\"outline-permalink\" href=\"#" as StaticString)
+            html.write(escaping: node.id)
+            html.write("\" aria-label=\"Link to this section\">#</a></summary>\n" as StaticString)
+            bodies.appendHTML(node.body, number: number, unsafe: options.unsafe, to: &html)
             write(node.children, depth: depth + 1, offset: offset, group: node.id, into: &html, number: &number)
-            html += "</details>\n"
+            html.write("</details>\n" as StaticString)
         }
     }
 
-    private func headingTags(level: Int) -> (open: String, close: String) {
-        level <= 6
-            ? ("<h\(level)", "</h\(level)>")
-            : ("<span role=\"heading\" aria-level=\"\(level)\"", "</span>")
+    /// `<hN` up to h6, then `<span role="heading" aria-level="N"` (the tag is left open).
+    private func openHeading(_ level: Int, into html: inout ByteBuffer) {
+        html.write(level <= 6 ? "<h\(level)" : "<span role=\"heading\" aria-level=\"\(level)\"")
+    }
+
+    private func closeHeading(_ level: Int, into html: inout ByteBuffer) {
+        html.write(level <= 6 ? "</h\(level)>" : "</span>")
     }
 }

@@ -24,21 +24,20 @@ public struct PageTemplate: Equatable, Sendable {
         pieces = (try? Self.split(text, path: "Templates/default.html")) ?? [.placeholder("content")]
     }
 
-    func render(title: String, content: String, lang: String) -> String {
-        var page = ""
-        page.reserveCapacity(content.utf8.count + 16_384)
+    /// Writes the page, with `writeContent` appending the outline markup in place of
+    /// `{{content}}` (so a large document is never copied into the page a second time).
+    func render(title: String, lang: String, into page: inout ByteBuffer, content writeContent: (inout ByteBuffer) -> Void) {
         for piece in pieces {
             switch piece {
-            case .literal(let text): page += text
-            case .placeholder("title"): page += title.htmlEscaped
-            case .placeholder("content"): page += content
-            case .placeholder("style"): page += EmbeddedTemplates.files["default.css"] ?? ""
-            case .placeholder("script"): page += EmbeddedTemplates.files["default.js"] ?? ""
-            case .placeholder("lang"): page += lang.htmlEscaped
+            case .literal(let text): page.write(text)
+            case .placeholder("title"): page.write(escaping: title)
+            case .placeholder("content"): writeContent(&page)
+            case .placeholder("style"): page.write(EmbeddedTemplates.files["default.css"] ?? "")
+            case .placeholder("script"): page.write(EmbeddedTemplates.files["default.js"] ?? "")
+            case .placeholder("lang"): page.write(escaping: lang)
             case .placeholder: break
             }
         }
-        return page
     }
 
     private static func split(_ text: String, path: String) throws -> [Piece] {

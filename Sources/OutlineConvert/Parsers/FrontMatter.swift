@@ -7,7 +7,7 @@ struct FrontMatter {
     private(set) var collapseDepth: Int?
     private(set) var attributes: [String: String] = [:]
 
-    init(lines: [Substring], file: String) throws {
+    init(_ lines: [Substring], file: String) throws {
         // Like pandoc: the opening line is exactly `---` and is not followed by a blank line.
         guard lines.count > 2, lines[0].trimmingTrailingSpaces == "---",
               !lines[1].trimmingTrailingSpaces.isEmpty,
@@ -70,11 +70,15 @@ struct FrontMatter {
 extension StringProtocol {
     /// The text without trailing spaces and tabs.
     var trimmingTrailingSpaces: String {
-        String(reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+        guard let last = lastIndex(where: { $0 != " " && $0 != "\t" }) else { return "" }
+        return String(self[...last])
     }
 
     /// The text without leading and trailing white space (spaces, tabs, line breaks).
     var trimmed: String {
-        String(drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
+        guard let first = firstIndex(where: { !$0.isWhitespace }),
+              let last = lastIndex(where: { !$0.isWhitespace })
+        else { return "" }
+        return String(self[first...last])
     }
 }

@@ -1,42 +1,46 @@
+import Foundation
+
 /// Reads Markdown with cmark (SPEC §3.1): top-level ATX and setext headings become nodes,
 /// nested under the nearest preceding heading of a lower level; the text between headings
 /// is each node's body, as the exact source slice.
 public struct MarkdownParser: Sendable {
     public init() {}
 
-    /// Parses `text`; `file` names the source in messages.
+    /// Parses Markdown `text`; `file` names the source in messages.
     public func parse(_ text: String, file: String) throws -> ParsedDocument {
-        let text = SourceText.normalizingLineEndings(text)
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        let frontMatter = try FrontMatter(lines: lines, file: file)
+        try parse(bytes: Array(text.utf8), file: file)
+    }
+
+    /// Parses Markdown from raw bytes: they must be UTF-8 without NUL bytes (else a located error).
+    public func parse(bytes: consuming [UInt8], file: String) throws -> ParsedDocument {
+        let source = Lines(try SourceText.validated(bytes, file: file))
+        let frontMatter = try FrontMatter(source.frontMatterCandidate, file: file)
         // cmark must not see the front matter (`---` would be a rule or a setext underline);
-        // blank lines keep its line numbers equal to ours.
-        let markdown = frontMatter.lineCount == 0
-            ? text
-            : String(repeating: "\n", count: frontMatter.lineCount)
-                + lines[frontMatter.lineCount...].joined(separator: "\n")
-        let document = CommonMarkDocument(parsing: markdown)
+        // blank lines in its place keep cmark's line numbers equal to ours.
+        let document = frontMatter.lineCount == 0
+            ? CommonMarkDocument(parsing: source.bytes[...])
+            : CommonMarkDocument(parsing: (Array(repeating: 10, count: frontMatter.lineCount)
+                + source.bytes[source.start(ofLine: frontMatter.lineCount + 1)...])[...])
 
         var headings: [(level: Int, node: OutlineNode, foldAll: Bool, blockIndex: Int)] = []
-        var bodyLineRanges: [(from: Int, blockIndex: Int)] = [(frontMatter.lineCount + 1, 0)]
+        var bodyStarts: [(line: Int, blockIndex: Int)] = [(frontMatter.lineCount + 1, 0)]
         for (index, block) in document.blocks.enumerated() {
             guard let heading = block.heading else { continue }
-            let endLine = headingEndLine(block, lines: lines)
             let markers = HeadingMarkers(parts: heading.parts)
             let node = OutlineNode(
                 title: markers.title, id: markers.id ?? "", collapsed: markers.collapsed,
                 attributes: markers.attributes, line: block.startLine)
             headings.append((heading.level, node, markers.foldAll, index))
-            bodyLineRanges.append((endLine + 1, index + 1))
+            bodyStarts.append((source.headingEndLine(block) + 1, index + 1))
         }
 
         // Bodies: from after one heading up to the line before the next (or the end).
         var bodies: [String] = []
         var blockRanges: [Range<Int>] = []
-        for (i, start) in bodyLineRanges.enumerated() {
-            let next = i + 1 < bodyLineRanges.count ? headings[i].blockIndex : nil
-            let endLine = next.map { document.blocks[$0].startLine - 1 } ?? lines.count
-            bodies.append(Self.slice(lines, from: start.from, through: endLine))
+        for (i, start) in bodyStarts.enumerated() {
+            let next = i < headings.count ? headings[i].blockIndex : nil
+            let endLine = next.map { document.blocks[$0].startLine - 1 } ?? source.count
+            bodies.append(source.text(from: start.line, through: endLine))
             blockRanges.append(start.blockIndex..<(next ?? document.blocks.count))
         }
 
@@ -52,42 +56,7 @@ public struct MarkdownParser: Sendable {
             outline: outline, bodies: BodyRenderer(document: document, blockRanges: blockRanges))
     }
 
-    // MARK: - Helpers
-
-    /// The last line of a heading. cmark reports a setext heading as ending on the line after
-    /// its underline, so find the underline: the first `===` / `---` line after the start.
-    private func headingEndLine(_ block: CommonMarkDocument.Block, lines: [Substring]) -> Int {
-        let first = lines[block.startLine - 1].drop { $0 == " " }
-        if first.hasPrefix("#") { return block.startLine }
-        var line = block.startLine + 1
-        while line <= min(block.endLine, lines.count) {
-            if Self.isSetextUnderline(lines[line - 1]) { return line }
-            line += 1
-        }
-        return min(block.endLine, lines.count)
-    }
-
-    private static func isSetextUnderline(_ line: Substring) -> Bool {
-        let indent = line.prefix { $0 == " " }.count
-        guard indent < 4 else { return false }
-        let content = line.dropFirst(indent).reversed().drop { $0 == " " || $0 == "\t" }
-        guard let mark = content.first, mark == "=" || mark == "-" else { return false }
-        return content.allSatisfy { $0 == mark }
-    }
-
-    /// Lines `from...through` (1-based) joined with LF, without leading and trailing blank lines.
-    private static func slice(_ lines: [Substring], from: Int, through: Int) -> String {
-        var low = max(from, 1)
-        var high = min(through, lines.count)
-        while low <= high, isBlank(lines[low - 1]) { low += 1 }
-        while high >= low, isBlank(lines[high - 1]) { high -= 1 }
-        guard low <= high else { return "" }
-        return lines[(low - 1)...(high - 1)].joined(separator: "\n")
-    }
-
-    private static func isBlank(_ line: Substring) -> Bool {
-        line.allSatisfy { $0 == " " || $0 == "\t" }
-    }
+    // MARK: - Nesting
 
     /// Builds the tree: each heading nests under the nearest preceding heading of a lower
     /// level. `foldAll` collapses a node and every node below it that says nothing itself.
@@ -112,5 +81,82 @@ public struct MarkdownParser: Sendable {
         node.collapsed = node.collapsed ?? true
         node.children = node.children.map(foldingAll)
         return node
+    }
+}
+
+// MARK: - Lines
+
+/// The source as validated bytes, addressed by 1-based line numbers without splitting it
+/// into strings (documents may be tens of megabytes).
+private struct Lines {
+    let bytes: [UInt8]
+    private let starts: [Int]
+
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+        var starts = [0]
+        bytes.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var offset = 0
+            while offset < buffer.count, let found = memchr(base + offset, 10, buffer.count - offset) {
+                offset = base.distance(to: UnsafeRawPointer(found)) + 1
+                starts.append(offset)
+            }
+        }
+        self.starts = starts
+    }
+
+    /// The number of lines (the text after the last line break counts as one, even if empty).
+    var count: Int { starts.count }
+
+    func start(ofLine line: Int) -> Int { starts[min(line, starts.count) - 1] }
+
+    /// Line `number`'s bytes, without its line break.
+    func line(_ number: Int) -> ArraySlice<UInt8> {
+        let end = number < starts.count ? starts[number] - 1 : bytes.count
+        return bytes[starts[number - 1]..<end]
+    }
+
+    /// The first lines as text, when the file starts like front matter (at most 1 MiB).
+    var frontMatterCandidate: [Substring] {
+        guard bytes.starts(with: Array("---".utf8)) else { return [] }
+        var end = min(bytes.count, 1 << 20)
+        while end < bytes.count, end > 0, bytes[end - 1] != 10 { end -= 1 }
+        return String(decoding: bytes[..<end], as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+    }
+
+    /// Lines `from...through` joined with LF, without leading and trailing blank lines.
+    func text(from: Int, through: Int) -> String {
+        var low = max(from, 1)
+        var high = min(through, count)
+        while low <= high, isBlank(low) { low += 1 }
+        while high >= low, isBlank(high) { high -= 1 }
+        guard low <= high else { return "" }
+        return String(decoding: bytes[starts[low - 1]..<line(high).endIndex], as: UTF8.self)
+    }
+
+    private func isBlank(_ number: Int) -> Bool {
+        line(number).allSatisfy { $0 == 32 || $0 == 9 }
+    }
+
+    /// The last line of a heading. cmark reports a setext heading as ending on the line after
+    /// its underline, so find the underline: the first `===` / `---` line after the start.
+    func headingEndLine(_ block: CommonMarkDocument.Block) -> Int {
+        if line(block.startLine).drop(while: { $0 == 32 }).first == UInt8(ascii: "#") { return block.startLine }
+        let last = min(block.endLine, count)
+        var number = block.startLine + 1
+        while number <= last {
+            if isSetextUnderline(line(number)) { return number }
+            number += 1
+        }
+        return last
+    }
+
+    private func isSetextUnderline(_ line: ArraySlice<UInt8>) -> Bool {
+        let indent = line.prefix { $0 == 32 }.count
+        guard indent < 4 else { return false }
+        let content = line.dropFirst(indent).reversed().drop { $0 == 32 || $0 == 9 }
+        guard let mark = content.first, mark == UInt8(ascii: "=") || mark == UInt8(ascii: "-") else { return false }
+        return content.allSatisfy { $0 == mark }
     }
 }

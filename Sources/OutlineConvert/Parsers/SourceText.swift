@@ -1,24 +1,43 @@
+import Foundation
+
 /// Turns an input's bytes into text, or says exactly where they stop being text.
 enum SourceText {
-    /// Validated UTF-8 without a byte-order mark. NUL bytes and invalid UTF-8 are errors
-    /// located by line and column (columns count characters, from 1).
-    static func decode(_ bytes: [UInt8], file: String) throws -> String {
-        var body = bytes[...]
-        if body.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst(3) }
-        if let nul = body.firstIndex(of: 0) {
+    /// Validated UTF-8 text as bytes: no byte-order mark, LF line endings. NUL bytes and
+    /// invalid UTF-8 are errors located by line and column (columns count characters, from 1).
+    static func validated(_ bytes: consuming [UInt8], file: String) throws -> [UInt8] {
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        if let nul = bytes.firstIndex(of: 0) {
             throw ConversionError.malformed(
-                location(of: nul, in: body, file: file), "the file contains a NUL byte; it is not text")
+                location(of: nul, in: bytes[...], file: file), "the file contains a NUL byte; it is not text")
         }
-        if let text = String(validating: body, as: UTF8.self) { return text }
-        throw ConversionError.malformed(
-            location(of: firstInvalidByte(in: body), in: body, file: file),
-            "the file is not valid UTF-8")
+        if let invalid = firstInvalidUTF8(in: bytes) {
+            throw ConversionError.malformed(location(of: invalid, in: bytes[...], file: file), "the file is not valid UTF-8")
+        }
+        return normalizingLineEndings(bytes)
+    }
+
+    /// The same bytes with CRLF and lone CR line endings turned into LF.
+    static func normalizingLineEndings(_ bytes: consuming [UInt8]) -> [UInt8] {
+        let hasCR = bytes.withUnsafeBytes { buffer in buffer.baseAddress.map { memchr($0, 13, buffer.count) != nil } ?? false }
+        guard hasCR else { return bytes }
+        var normalized: [UInt8] = []
+        normalized.reserveCapacity(bytes.count)
+        var previous: UInt8 = 0
+        for byte in bytes {
+            if byte == 13 {
+                normalized.append(10)
+            } else if !(byte == 10 && previous == 13) {
+                normalized.append(byte)
+            }
+            previous = byte
+        }
+        return normalized
     }
 
     /// The same text with CRLF and lone CR line endings turned into LF.
     static func normalizingLineEndings(_ text: String) -> String {
         guard text.utf8.contains(13) else { return text }
-        return text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+        return String(decoding: normalizingLineEndings(Array(text.utf8)), as: UTF8.self)
     }
 
     /// Line and column of the byte at `index`.
@@ -34,16 +53,45 @@ enum SourceText {
         return SourceLocation(file: file, line: line, column: column)
     }
 
-    private static func firstInvalidByte(in bytes: ArraySlice<UInt8>) -> Int {
-        var iterator = bytes.makeIterator()
-        var parser = Unicode.UTF8.ForwardParser()
-        var offset = bytes.startIndex
-        while true {
-            switch parser.parseScalar(from: &iterator) {
-            case .valid(let scalar): offset += scalar.count
-            case .emptyInput: return offset
-            case .error: return offset
+    /// The offset of the first byte that does not belong to a well-formed UTF-8 sequence
+    /// (RFC 3629: no overlongs, no surrogates, nothing above U+10FFFF), or nil. Runs of
+    /// ASCII are skipped eight bytes at a time; nothing is allocated.
+    static func firstInvalidUTF8(in bytes: [UInt8]) -> Int? {
+        bytes.withUnsafeBufferPointer { buffer -> Int? in
+            let count = buffer.count
+            var i = 0
+            while i < count {
+                if i + 8 <= count {
+                    let word = UnsafeRawPointer(buffer.baseAddress! + i).loadUnaligned(as: UInt64.self)
+                    if word & 0x8080_8080_8080_8080 == 0 {
+                        i += 8
+                        continue
+                    }
+                }
+                let lead = buffer[i]
+                if lead < 0x80 {
+                    i += 1
+                    continue
+                }
+                let length: Int
+                var low: UInt8 = 0x80
+                var high: UInt8 = 0xBF
+                switch lead {
+                case 0xC2...0xDF: length = 2
+                case 0xE0: length = 3; low = 0xA0
+                case 0xE1...0xEC, 0xEE...0xEF: length = 3
+                case 0xED: length = 3; high = 0x9F
+                case 0xF0: length = 4; low = 0x90
+                case 0xF1...0xF3: length = 4
+                case 0xF4: length = 4; high = 0x8F
+                default: return i
+                }
+                guard i + length <= count else { return i }
+                guard (low...high).contains(buffer[i + 1]) else { return i }
+                for k in 2..<length where buffer[i + k] & 0xC0 != 0x80 { return i }
+                i += length
             }
+            return nil
         }
     }
 }

@@ -18,9 +18,9 @@ struct BodyRenderer {
         self.blockRanges = blockRanges
     }
 
-    func html(_ body: String, number: Int, unsafe: Bool) -> String {
+    func appendHTML(_ body: String, number: Int, unsafe: Bool, to html: inout ByteBuffer) {
         let (document, range) = source(body, number: number)
-        return document.map { $0.html(ofBlocks: range, unsafe: unsafe) } ?? ""
+        document?.appendHTML(ofBlocks: range, unsafe: unsafe, to: &html)
     }
 
     func plainText(_ body: String, number: Int) -> String {

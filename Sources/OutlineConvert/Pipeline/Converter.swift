@@ -20,8 +20,12 @@ public struct ConversionOptions: Equatable, Sendable {
 
 /// One converted document: the output and the warnings met on the way.
 public struct Conversion: Sendable {
-    public var output: String
+    /// The output, UTF-8.
+    public var bytes: [UInt8]
     public var warnings: [Diagnostic]
+
+    /// The output as text.
+    public var output: String { String(decoding: bytes, as: UTF8.self) }
 }
 
 /// The per-document pipeline: bytes → parser → ids → collapse rules → emitter. A batch is
@@ -34,32 +38,35 @@ public struct Converter: Sendable {
     }
 
     /// Converts one input. `file` names it in messages and gives its extension.
-    public func convert(_ bytes: [UInt8], file: String) throws -> Conversion {
+    public func convert(_ bytes: consuming [UInt8], file: String) throws -> Conversion {
+        let inputSize = bytes.count
         var (document, warnings) = try read(bytes, file: file)
         let outline = document.outline
-        let output: String
+        let output: [UInt8]
         switch options.to {
         case .html:
             let emitter = HTMLEmitter(options: options.html, bodies: document.bodies)
             if options.html.accordion { warnings += Self.accordionWarnings(outline.nodes, file: file) }
-            output = emitter.render(outline, pageTitle: pageTitle(outline, file: file))
+            output = emitter.render(outline, pageTitle: pageTitle(outline, file: file), sizeHint: inputSize)
         case .text:
-            output = TextEmitter(ascii: options.ascii, bodies: document.bodies).render(outline)
+            output = Array(TextEmitter(ascii: options.ascii, bodies: document.bodies).render(outline).utf8)
         case .json:
-            output = JSONEmitter().render(outline)
+            output = Array(JSONEmitter().render(outline).utf8)
         }
-        document.outline = Outline()  // let the source's tree go before the output is written
-        return Conversion(output: output, warnings: warnings)
+        return Conversion(bytes: output, warnings: warnings)
     }
 
     /// Parses one input and resolves its ids and collapse state.
-    public func read(_ bytes: [UInt8], file: String) throws -> (ParsedDocument, [Diagnostic]) {
-        let format = options.from
-            ?? InputFormat(pathExtension: (file as NSString).pathExtension)
-            ?? InputFormat(sniffing: bytes)
+    public func read(_ bytes: consuming [UInt8], file: String) throws -> (ParsedDocument, [Diagnostic]) {
+        let format: InputFormat
+        if let chosen = options.from ?? InputFormat(pathExtension: (file as NSString).pathExtension) {
+            format = chosen
+        } else {
+            format = InputFormat(sniffing: bytes[...])
+        }
         var document: ParsedDocument
         switch format {
-        case .markdown: document = try MarkdownParser().parse(SourceText.decode(bytes, file: file), file: file)
+        case .markdown: document = try MarkdownParser().parse(bytes: bytes, file: file)
         case .plist: document = try PlistParser().parse(bytes, file: file)
         case .xml: document = try XMLSectionParser().parse(bytes, file: file)
         }

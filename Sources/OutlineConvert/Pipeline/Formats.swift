@@ -13,7 +13,7 @@ public enum InputFormat: String, CaseIterable, Sendable {
     }
 
     /// The format the content looks like: an XML root named `plist` or `outline`, else Markdown.
-    public init(sniffing bytes: [UInt8]) {
+    public init(sniffing bytes: ArraySlice<UInt8>) {
         let head = String(decoding: bytes.prefix(4096), as: UTF8.self)
         guard head.drop(while: { $0.isWhitespace || $0 == "\u{FEFF}" }).hasPrefix("<") else {
             self = .markdown

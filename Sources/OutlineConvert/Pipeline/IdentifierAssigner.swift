@@ -4,6 +4,9 @@
 struct IdentifierAssigner {
     private var used: Set<String> = []
     private var reserved: Set<String> = []
+    /// The next suffix worth trying for a base id, so that a title repeated thousands of
+    /// times (a changelog's "Commits") does not rescan every suffix each time.
+    private var nextSuffix: [String: Int] = [:]
     private let file: String
     private(set) var warnings: [Diagnostic] = []
 
@@ -35,9 +38,10 @@ struct IdentifierAssigner {
         used.insert(node.id)
     }
 
-    private func unique(_ base: String) -> String {
-        var n = 1
+    private mutating func unique(_ base: String) -> String {
+        var n = nextSuffix[base, default: 1]
         while used.contains("\(base)-\(n)") || reserved.contains("\(base)-\(n)") { n += 1 }
+        nextSuffix[base] = n + 1
         return "\(base)-\(n)"
     }
 

@@ -10,16 +10,52 @@ public enum OutputFile {
         case unchanged
     }
 
+    /// Reads a whole file, or throws an error naming it.
+    public static func read(_ path: String) throws -> [UInt8] {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else {
+            throw ConversionError.io(path: path, "cannot read: \(errno == ENOENT ? "no such file" : String(cString: strerror(errno)))")
+        }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw failure(path, "cannot read") }
+        guard (info.st_mode & S_IFMT) != S_IFDIR else { throw ConversionError.io(path: path, "is a directory") }
+        // Regular files are read in one go into uninitialised memory; pipes and devices
+        // (whose size is unknown) in chunks.
+        var bytes: [UInt8] = []
+        var chunk = max(Int(info.st_size) + 1, 65_536)
+        while true {
+            var failed = false
+            var endOfFile = false
+            let start = bytes.count
+            bytes.append(contentsOf: [UInt8](unsafeUninitializedCapacity: chunk) { buffer, initialized in
+                var filled = 0
+                while filled < buffer.count {
+                    let count = Foundation.read(descriptor, buffer.baseAddress.map { $0 + filled }, buffer.count - filled)
+                    if count < 0 && errno == EINTR { continue }
+                    if count < 0 { failed = true }
+                    if count <= 0 { endOfFile = true; break }
+                    filled += count
+                }
+                initialized = filled
+            })
+            guard !failed else { throw failure(path, "cannot read") }
+            if endOfFile || bytes.count - start < chunk { break }
+            chunk = max(chunk, bytes.count / 2)
+        }
+        return bytes
+    }
+
     /// Writes `content` to `path` unless it already holds exactly that.
     @discardableResult
-    public static func write(_ content: String, to path: String) throws -> Outcome {
+    public static func write(_ content: [UInt8], to path: String) throws -> Outcome {
         var info = stat()
         let exists = stat(path, &info) == 0
         if exists && (info.st_mode & S_IFMT) != S_IFREG {
             try writeInPlace(content, to: path)
             return .written
         }
-        if exists, let current = FileManager.default.contents(atPath: path), current.elementsEqual(content.utf8) {
+        if exists, let current = FileManager.default.contents(atPath: path), current.elementsEqual(content) {
             return .unchanged
         }
         let directory = (path as NSString).deletingLastPathComponent
@@ -42,23 +78,23 @@ public enum OutputFile {
     }
 
     /// Writes `content` to standard output; a failed write (a full disk, a closed pipe) throws.
-    public static func writeToStandardOutput(_ content: String) throws {
+    public static func writeToStandardOutput(_ content: [UInt8]) throws {
         try writeAll(content, to: STDOUT_FILENO, path: "<stdout>")
     }
 
-    private static func writeInPlace(_ content: String, to path: String) throws {
+    private static func writeInPlace(_ content: [UInt8], to path: String) throws {
         let descriptor = open(path, O_WRONLY | O_TRUNC)
         guard descriptor >= 0 else { throw failure(path) }
         defer { close(descriptor) }
         try writeAll(content, to: descriptor, path: path)
     }
 
-    private static func writeAll(_ content: String, to descriptor: Int32, path: String) throws {
-        var content = content
-        try content.withUTF8 { buffer in
+    private static func writeAll(_ content: [UInt8], to descriptor: Int32, path: String) throws {
+        try content.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return }
             var offset = 0
             while offset < buffer.count {
-                let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                let written = Foundation.write(descriptor, base + offset, buffer.count - offset)
                 if written < 0 && errno == EINTR { continue }
                 guard written > 0 else { throw failure(path) }
                 offset += written
@@ -66,7 +102,7 @@ public enum OutputFile {
         }
     }
 
-    private static func failure(_ path: String) -> ConversionError {
-        .io(path: path, "cannot write: \(String(cString: strerror(errno)))")
+    private static func failure(_ path: String, _ action: String = "cannot write") -> ConversionError {
+        .io(path: path, "\(action): \(String(cString: strerror(errno)))")
     }
 }
