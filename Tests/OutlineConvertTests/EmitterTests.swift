@@ -26,9 +26,10 @@ import Testing
     @Test func htmlDetailsOpenExactlyWhenExpanded() throws {
         let html = try Support.convert(markdown) { $0.html.fragment = true }.output
         #expect(html == """
-            <h1 class="outline-title">Doc &amp; Co</h1>
+            <h1 class="outline-page-title">Doc &amp; Co</h1>
             <p>Intro with <em>emphasis</em>.</p>
-            <details id="open" open><summary><h2>Open</h2><a class="outline-permalink" href="#open" aria-label="Link to this section">#</a></summary>
+            <h2 class="outline-heading">Open</h2>
+            <details id="open" open><summary><span class="outline-title outline-level-2">Open</span><a class="outline-permalink" href="#open" aria-label="Link to this section">#</a></summary>
             <p>Body <strong>bold</strong> <a href="https://x.org">link</a>.</p>
             <ul>
             <li>one</li>
@@ -36,9 +37,11 @@ import Testing
             </ul>
             <h3 id="leaf" class="outline-leaf">Leaf</h3>
             </details>
-            <details id="closed"><summary><h2>Closed</h2><a class="outline-permalink" href="#closed" aria-label="Link to this section">#</a></summary>
+            <h2 class="outline-heading">Closed</h2>
+            <details id="closed"><summary><span class="outline-title outline-level-2">Closed</span><a class="outline-permalink" href="#closed" aria-label="Link to this section">#</a></summary>
             <p>hidden body</p>
-            <details id="hidden-child" open><summary><h3>Hidden child</h3><a class="outline-permalink" href="#hidden-child" aria-label="Link to this section">#</a></summary>
+            <h3 class="outline-heading">Hidden child</h3>
+            <details id="hidden-child" open><summary><span class="outline-title outline-level-3">Hidden child</span><a class="outline-permalink" href="#hidden-child" aria-label="Link to this section">#</a></summary>
             <p>text</p>
             </details>
             </details>
@@ -47,19 +50,19 @@ import Testing
     }
 
     @Test func htmlWithoutATitleStartsAtH1AndDeepLevelsUseAriaLevel() throws {
-        let xml = "<outline>" + String(repeating: "<section title=\"s\">", count: 8) + "<item title=\"x\">t</item>" + String(repeating: "</section>", count: 8) + "</outline>"
+        let xml = "<outline>" + String(repeating: "<section title=\"s\">", count: 8) + "<item title=\"x\"/>" + String(repeating: "</section>", count: 8) + "</outline>"
         let html = try Support.convert(xml, file: "t.xml") { $0.html.fragment = true }.output
-        #expect(html.hasPrefix("<details id=\"s\" open><summary><h1>s</h1>"))
-        #expect(html.contains("<summary><h6>s</h6>"))
-        #expect(html.contains("<summary><span role=\"heading\" aria-level=\"7\">s</span>"))
-        #expect(html.contains("<summary><span role=\"heading\" aria-level=\"9\">x</span>"))
+        #expect(html.hasPrefix("<h1 class=\"outline-heading\">s</h1>\n<details id=\"s\" open><summary><span class=\"outline-title outline-level-1\">s</span>"))
+        #expect(html.contains("<h6 class=\"outline-heading\">s</h6>\n<details id=\"s-5\" open><summary><span class=\"outline-title outline-level-6\">s</span>"))
+        #expect(html.contains("<div role=\"heading\" aria-level=\"7\" class=\"outline-heading\">s</div>\n<details id=\"s-6\" open><summary><span class=\"outline-title outline-level-6\">s</span>"))
+        #expect(html.contains("<div role=\"heading\" aria-level=\"9\" id=\"x\" class=\"outline-leaf\">x</div>"))
     }
 
     @Test func titlesAndTextAreAlwaysEscaped() throws {
         let xml = "<outline title=\"&lt;script&gt;\"><section title=\"a &quot;q&quot; &amp; &lt;b&gt;\" id=\"x&quot;y\"><detail>&lt;img src=x onerror=alert(1)&gt;</detail></section></outline>"
         let html = try Support.convert(xml, file: "t.xml").output
         #expect(html.contains("<title>&lt;script&gt;</title>"))
-        #expect(html.contains("<details id=\"x&quot;y\" open><summary><h2>a &quot;q&quot; &amp; &lt;b&gt;</h2>"))
+        #expect(html.contains("<h2 class=\"outline-heading\">a &quot;q&quot; &amp; &lt;b&gt;</h2>\n<details id=\"x&quot;y\" open><summary><span class=\"outline-title outline-level-2\">a &quot;q&quot; &amp; &lt;b&gt;</span>"))
         #expect(!html.contains("<img"))
         #expect(!html.contains("<script>alert"))
     }
@@ -92,7 +95,7 @@ import Testing
     @Test func userTemplatesAndUnknownPlaceholders() throws {
         let template = try PageTemplate(text: "<t>{{ title }}</t>{{content}}", path: "my.html")
         let html = try Support.convert("# A\n") { $0.html.template = template; $0.title = "Mine" }.output
-        #expect(html.hasPrefix("<t>Mine</t><h1 class=\"outline-title\">Mine</h1>"))
+        #expect(html.hasPrefix("<t>Mine</t><h1 class=\"outline-page-title\">Mine</h1>"))
         #expect(throws: ConversionError.invalid(SourceLocation(file: "my.html", line: 2), "unknown placeholder '{{body}}'; known: {{title}}, {{content}}, {{style}}, {{script}}, {{lang}}")) {
             try PageTemplate(text: "<p>\n{{body}}", path: "my.html")
         }

@@ -76,7 +76,7 @@ import Testing
         let outline = try outline("<array><dict><key>name</key><string>A</string><key>detail</key><string>\n      Some *text*\n        indented more\n      </string></dict></array>")
         #expect(outline.nodes[0].body == "Some *text*\n  indented more")
         let html = try Support.convert(plist("<array><dict><key>name</key><string>A &lt;b&gt;</string><key>detail</key><string>[a link](https://x.org) &lt;script&gt;</string></dict></array>"), file: "t.plist") { $0.html.fragment = true }.output
-        #expect(html.contains("<h1>A &lt;b&gt;</h1>"))
+        #expect(html.contains("<span class=\"outline-title outline-level-1\">A &lt;b&gt;</span>"))
         #expect(html.contains("<p><a href=\"https://x.org\">a link</a> <!-- raw HTML omitted --></p>"))
     }
 }

@@ -38,14 +38,15 @@ def preorder(nodes, depth=1):
 
 _TOKEN = re.compile(
     r'^(?:<details id="(?P<open_id>[^"]+)"[^>]*><summary>.*</summary>'
-    r'|<(?:h\d|span role="heading" aria-level="\d+") id="(?P<leaf_id>[^"]+)" class="outline-leaf">.*</(?:h\d|span)>'
+    r'|<(?:h\d|div role="heading" aria-level="\d+") id="(?P<leaf_id>[^"]+)" class="outline-leaf">.*</(?:h\d|div)>'
+    r'|<(?:h\d|div role="heading" aria-level="\d+") class="(?P<heading>outline-heading)">.*</(?:h\d|div)>'
     r'|(?P<close></details>))$'
 )
 
 
 def fragment_bodies(html):
     """Splits safe-mode fragment HTML into [(id, body_html)] in document order; the
-    preamble comes first with id None. Safe mode omits raw HTML, so a body cannot
+    preamble comes first with id None (after the page title's <h1>, if any). Safe mode omits raw HTML, so a body cannot
     contain a line that looks like our own <details>/<summary> markup."""
     bodies = [[None, []]]
     current = bodies[0]
@@ -58,7 +59,7 @@ def fragment_bodies(html):
             current = [match["open_id"] or match["leaf_id"], []]
             bodies.append(current)
         else:
-            current = [None, []]  # text after </details> belongs to no body (there is none)
+            current = [None, []]  # after </details> or before a <details>: no body's text
     return [(i, "".join(b)) for i, b in bodies]
 
 

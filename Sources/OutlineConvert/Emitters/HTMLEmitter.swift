@@ -18,11 +18,15 @@ public struct HTMLOptions: Equatable, Sendable {
 }
 
 /// Writes an outline as HTML: a collapsible node is `<details id=…>` (with `open` exactly
-/// when expanded) whose `<summary>` holds the title in a heading element, then the body's
-/// HTML, then the children; a node with neither body nor children is just its heading.
-/// The page's language is the front matter's `lang`, else `en`.
-/// Headings give screen readers an outline: a node at depth d is `h(d)`, or `h(d+1)` when
-/// the page has a title (its `h1`); past `h6`, `role=heading` with `aria-level`.
+/// when expanded) whose `<summary>` holds the title, then the body's HTML, then the
+/// children; a node with neither body nor children is just its heading.
+///
+/// Screen readers get a heading outline: a node at depth d is `h(d)`, or `h(d+1)` when the
+/// page has a title (its `h1`); past `h6`, `role=heading` with `aria-level`. For a
+/// collapsible node the heading stands just before its `<details>`, visually hidden,
+/// because JAWS and VoiceOver drop headings placed inside `<summary>` (it is exposed as a
+/// button, whose children are presentational). The page's language is the front
+/// matter's `lang`, else `en`.
 struct HTMLEmitter {
     let options: HTMLOptions
     let bodies: BodyRenderer
@@ -43,7 +47,7 @@ struct HTMLEmitter {
         var number = 0
         let offset = outline.title == nil ? 0 : 1
         if let title = outline.title {
-            html.write("<h1 class=\"outline-title\">" as StaticString)
+            html.write("<h1 class=\"outline-page-title\">" as StaticString)
             html.write(escaping: title)
             html.write("</h1>\n" as StaticString)
         }
@@ -56,15 +60,10 @@ struct HTMLEmitter {
             number += 1
             let level = depth + offset
             guard node.isCollapsible else {
-                openHeading(level, into: &html)
-                html.write(" id=\"" as StaticString)
-                html.write(escaping: node.id)
-                html.write("\" class=\"outline-leaf\">" as StaticString)
-                html.write(escaping: node.title)
-                closeHeading(level, into: &html)
-                html.write("\n" as StaticString)
+                heading(node.title, level: level, id: node.id, className: "outline-leaf", into: &html)
                 continue
             }
+            heading(node.title, level: level, id: nil, className: "outline-heading", into: &html)
             html.write("<details id=\"" as StaticString)
             html.write(escaping: node.id)
             html.write("\"" as StaticString)
@@ -74,12 +73,9 @@ struct HTMLEmitter {
                 html.write("\"" as StaticString)
             }
             if !node.isCollapsed { html.write(" open" as StaticString) }
-            html.write("><summary>" as StaticString)
-            openHeading(level, into: &html)
-            html.write(">" as StaticString)
+            html.write("><summary><span class=\"outline-title outline-level-\(min(level, 6))\">")
             html.write(escaping: node.title)
-            closeHeading(level, into: &html)
-            html.write("<a class=\"outline-permalink\" href=\"#" as StaticString)
+            html.write("</span><a class=\"outline-permalink\" href=\"#" as StaticString)
             html.write(escaping: node.id)
             html.write("\" aria-label=\"Link to this section\">#</a></summary>\n" as StaticString)
             bodies.appendHTML(node.body, number: number, unsafe: options.unsafe, to: &html)
@@ -88,12 +84,18 @@ struct HTMLEmitter {
         }
     }
 
-    /// `<hN` up to h6, then `<span role="heading" aria-level="N"` (the tag is left open).
-    private func openHeading(_ level: Int, into html: inout ByteBuffer) {
-        html.write(level <= 6 ? "<h\(level)" : "<span role=\"heading\" aria-level=\"\(level)\"")
-    }
-
-    private func closeHeading(_ level: Int, into html: inout ByteBuffer) {
-        html.write(level <= 6 ? "</h\(level)>" : "</span>")
+    /// `<hN>` up to h6, then `<div role="heading" aria-level="N">`.
+    private func heading(_ title: String, level: Int, id: String?, className: String, into html: inout ByteBuffer) {
+        let tag = level <= 6 ? "h\(level)" : "div"
+        html.write("<\(tag)")
+        if level > 6 { html.write(" role=\"heading\" aria-level=\"\(level)\"") }
+        if let id {
+            html.write(" id=\"" as StaticString)
+            html.write(escaping: id)
+            html.write("\"" as StaticString)
+        }
+        html.write(" class=\"\(className)\">")
+        html.write(escaping: title)
+        html.write("</\(tag)>\n")
     }
 }
