@@ -51,6 +51,28 @@ import Testing
         #expect(result.stdout.contains("\"title\": \"Other <T>\""))
     }
 
+    @Test func userTemplateTitleAndFragment() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { Support.remove(dir) }
+        let input = Support.examples.appending(path: "products.md").path
+        try Support.write("<html lang=\"{{lang}}\"><title>{{title}}</title><style>{{style}}</style>\n<body>{{content}}<script>{{script}}</script>", to: dir.appending(path: "page.html"))
+        let page = try Support.tool(input, "--template", dir.appending(path: "page.html").path, "--title", "Mine & yours")
+        #expect(page.status == 0)
+        #expect(page.stdout.hasPrefix("<html lang=\"en\"><title>Mine &amp; yours</title><style>/* outline-render default page."))
+        #expect(page.stdout.contains("<body><h1 class=\"outline-page-title\">Mine &amp; yours</h1>"))
+        #expect(page.stdout.contains("addEventListener(\"beforeprint\""))
+
+        try Support.write("<p>\n{{ content }}\n{{footer}}", to: dir.appending(path: "bad.html"))
+        let bad = try Support.tool(input, "--template", dir.appending(path: "bad.html").path, "-o", dir.appending(path: "out.html").path)
+        #expect(bad.status == 1)
+        #expect(bad.stderr == "\(dir.appending(path: "bad.html").path):3: error: unknown placeholder '{{footer}}'; known: {{title}}, {{content}}, {{style}}, {{script}}, {{lang}}\n")
+        #expect(!FileManager.default.fileExists(atPath: dir.appending(path: "out.html").path))
+
+        let fragment = try Support.tool(input, "--fragment")
+        #expect(fragment.stdout.hasPrefix("<h1 class=\"outline-page-title\">Apple Products</h1>\n<h2 class=\"outline-heading\">Mac</h2>"))
+        #expect(!fragment.stdout.contains("<html"))
+    }
+
     @Test func helpAndVersion() throws {
         let help = try Support.tool("--help")
         #expect(help.status == 0)
