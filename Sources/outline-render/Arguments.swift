@@ -9,6 +9,8 @@ struct Arguments {
     var templatePath: String?
     var jobs: Int?
     var check = false
+    var index = false
+    var errorFormat = Reporter.Format.gnu
     var quiet = false
     var verbose = false
     var help = false
@@ -84,6 +86,13 @@ struct Arguments {
                 }
                 jobs = count
             case "--check": try flag(); check = true
+            case "--index": try flag(); index = true
+            case "--error-format":
+                let text = try value()
+                guard let format = Reporter.Format(rawValue: text) else {
+                    throw UsageError(message: "Unknown error format '\(text)' (expected one of: gnu, github)")
+                }
+                errorFormat = format
             case "-q", "--quiet": try flag(); quiet = true
             case "-v", "--verbose": try flag(); verbose = true
             case "-h", "--help": try flag(); help = true
@@ -97,6 +106,16 @@ struct Arguments {
         }
     }
 
+    /// A folder, several inputs, or an existing folder as `-o`: convert a tree.
+    var isBatch: Bool {
+        func isDirectory(_ path: String) -> Bool {
+            var flag: ObjCBool = false
+            return FileManager.default.fileExists(atPath: path, isDirectory: &flag) && flag.boolValue
+        }
+        return inputs.count > 1 || inputs.contains { $0 != "-" && isDirectory($0) }
+            || (inputs != ["-"] && output.map(isDirectory) == true)
+    }
+
     static let usage = "outline-render [<options>] [<input> ...] [-o <output>]"
 
     static let help = """
@@ -107,10 +126,12 @@ struct Arguments {
 
         ARGUMENTS:
           <input>                 A Markdown (.md), plist (.plist) or XML section (.xml)
-                                  file, or '-' for standard input. (default: -)
+                                  file, a folder (converted recursively), or '-' for
+                                  standard input. (default: -)
 
         OPTIONS:
-          -o, --output <path>     Write here instead of standard output.
+          -o, --output <path>     Write here instead of standard output. With a folder
+                                  or several inputs: the folder the tree is mirrored into.
           -f, --from <format>     Input format: markdown, plist, xml. (default: from the
                                   extension, else from the content)
           -t, --to <format>       Output format: html, text, json. (default: from the
@@ -129,10 +150,14 @@ struct Arguments {
           --collapse-depth <n>    Sections at depth n or deeper start closed (the top
                                   is depth 1).
           -j, --jobs <n>          Files converted at once. (default: all cores)
-          --check                 Write nothing; exit 1 if the output is missing or
-                                  differs.
-          -q, --quiet             No warnings.
-          -v, --verbose           Say what is written and skipped.
+          --check                 Write nothing; exit 1 and list every output that is
+                                  missing or differs (for CI).
+          --index                 With a folder: also write index.html listing every
+                                  page.
+          --error-format <format> gnu (path:line:column: error: …) or github (GitHub
+                                  Actions annotations). (default: gnu)
+          -q, --quiet             No warnings, progress or summary; errors only.
+          -v, --verbose           Say what is written, unchanged and skipped.
           --version               Show the version.
           -h, --help              Show help information.
 

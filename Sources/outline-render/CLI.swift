@@ -2,7 +2,8 @@ import Foundation
 import OutlineConvert
 
 /// One run of the command: reads the inputs, converts them, writes the outputs, and says
-/// how it went through the exit status (0 converted, 1 an input failed, 2 bad usage).
+/// how it went through the exit status (0 converted, 1 an input failed or `--check` found
+/// stale output, 2 bad usage).
 struct CLI {
     static let version = "0.1.0"
 
@@ -17,8 +18,7 @@ struct CLI {
         do {
             parsed = try Arguments(arguments)
         } catch let error as Arguments.UsageError {
-            printError("Error: \(error.message)\nUsage: \(Arguments.usage)\n  See 'outline-render --help' for more information.")
-            return 2
+            return usageError(error.message)
         } catch {
             return 2
         }
@@ -30,49 +30,90 @@ struct CLI {
             print("outline-render \(Self.version)")
             return 0
         }
+        let reporter = Reporter(format: parsed.errorFormat, quiet: parsed.quiet, verbose: parsed.verbose)
         var options = parsed.conversion
-        do {
-            if let path = parsed.templatePath {
-                let text = try readText(path)
-                options.html.template = try PageTemplate(text: text, path: path)
+        if let path = parsed.templatePath {
+            do {
+                options.html.template = try PageTemplate(text: readText(path), path: path)
+            } catch let error as ConversionError {
+                reporter.error(error)
+                return 1
+            } catch {
+                return 1
             }
-        } catch {
-            printError("\(error)")
-            return 1
         }
-        guard parsed.inputs.count == 1, let input = parsed.inputs.first else {
-            printError("Error: give one input at a time\nUsage: \(Arguments.usage)")
-            return 2
+        let temporaries = TemporaryFiles()
+        let interrupt = Self.removeTemporariesOnInterrupt(temporaries, reporter: reporter)
+        defer { interrupt.cancel() }
+
+        if parsed.isBatch {
+            guard let output = parsed.output else {
+                return usageError("Converting a folder or several inputs needs '-o <folder>'")
+            }
+            if parsed.index && options.to != .html {
+                return usageError("'--index' writes an HTML page; it needs HTML output")
+            }
+            return Batch(parsed: parsed, options: options, outputDirectory: output, reporter: reporter, temporaries: temporaries).run()
         }
-        return convertOne(input, to: parsed.output, options: options, parsed: parsed)
+        if parsed.index { return usageError("'--index' is for folders and several inputs") }
+        return convertOne(parsed.inputs[0], to: parsed.output, options: options, parsed: parsed, reporter: reporter, temporaries: temporaries)
     }
 
-    private func convertOne(_ input: String, to output: String?, options: ConversionOptions, parsed: Arguments) -> Int32 {
+    private func convertOne(
+        _ input: String, to output: String?, options: ConversionOptions, parsed: Arguments,
+        reporter: Reporter, temporaries: TemporaryFiles
+    ) -> Int32 {
         let name = input == "-" ? "<stdin>" : input
         do {
             let conversion = try Converter(options: options)
                 .convert(input == "-" ? readStandardInput() : OutputFile.read(input), file: name)
-            if !parsed.quiet { conversion.warnings.forEach { printError("\($0)") } }
+            conversion.warnings.forEach(reporter.warning)
             guard let output else {
-                if parsed.check { return 0 }
-                try OutputFile.writeToStandardOutput(conversion.bytes)
+                if !parsed.check { try OutputFile.writeToStandardOutput(conversion.bytes) }
                 return 0
             }
             if parsed.check {
-                let current = FileManager.default.contents(atPath: output)
-                guard let current, current.elementsEqual(conversion.bytes) else {
-                    printError("\(output): \(current == nil ? "missing" : "stale") (from \(name))")
+                let current = try? OutputFile.read(output)
+                guard current == conversion.bytes else {
+                    reporter.error(file: output, "\(current == nil ? "missing" : "stale"): regenerate it from \(name)")
                     return 1
                 }
                 return 0
             }
-            let outcome = try OutputFile.write(conversion.bytes, to: output)
-            if parsed.verbose { printError("\(output): \(outcome == .written ? "written" : "unchanged")") }
+            let outcome = try OutputFile.write(conversion.bytes, to: output, temporaries: temporaries)
+            reporter.note("\(output): \(outcome == .written ? "written" : "unchanged")")
             return 0
+        } catch let error as ConversionError {
+            reporter.error(error)
+            return 1
         } catch {
-            printError("\(error)")
             return 1
         }
+    }
+
+    private func usageError(_ message: String) -> Int32 {
+        printError("Error: \(message)\nUsage: \(Arguments.usage)\n  See 'outline-render --help' for more information.")
+        return 2
+    }
+
+    /// Ctrl-C (or a TERM signal) removes the temporary files being written, then exits 130.
+    private static func removeTemporariesOnInterrupt(_ temporaries: TemporaryFiles, reporter: Reporter) -> DispatchSourceSignal {
+        let sources = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                temporaries.removeAll()
+                reporter.clearProgress()
+                printError("outline-render: interrupted")
+                exit(128 + number)
+            }
+            source.resume()
+            return source
+        }
+        // Cancelling the first cancels both: the second shares its lifetime.
+        let first = sources[0]
+        first.setCancelHandler { sources.dropFirst().forEach { $0.cancel() } }
+        return first
     }
 }
 

@@ -23,6 +23,8 @@ public struct Conversion: Sendable {
     /// The output, UTF-8.
     public var bytes: [UInt8]
     public var warnings: [Diagnostic]
+    /// The document's title as a page shows it (for a docs index).
+    public var title: String
 
     /// The output as text.
     public var output: String { String(decoding: bytes, as: UTF8.self) }
@@ -42,18 +44,19 @@ public struct Converter: Sendable {
         let inputSize = bytes.count
         var (document, warnings) = try read(bytes, file: file)
         let outline = document.outline
+        let title = pageTitle(outline, file: file)
         let output: [UInt8]
         switch options.to {
         case .html:
             let emitter = HTMLEmitter(options: options.html, bodies: document.bodies)
             if options.html.accordion { warnings += Self.accordionWarnings(outline.nodes, file: file) }
-            output = emitter.render(outline, pageTitle: pageTitle(outline, file: file), sizeHint: inputSize)
+            output = emitter.render(outline, pageTitle: title, sizeHint: inputSize)
         case .text:
             output = Array(TextEmitter(ascii: options.ascii, bodies: document.bodies).render(outline).utf8)
         case .json:
             output = Array(JSONEmitter().render(outline).utf8)
         }
-        return Conversion(bytes: output, warnings: warnings)
+        return Conversion(bytes: output, warnings: warnings, title: title)
     }
 
     /// Parses one input and resolves its ids and collapse state.

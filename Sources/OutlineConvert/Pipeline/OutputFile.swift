@@ -48,7 +48,7 @@ public enum OutputFile {
 
     /// Writes `content` to `path` unless it already holds exactly that.
     @discardableResult
-    public static func write(_ content: [UInt8], to path: String) throws -> Outcome {
+    public static func write(_ content: [UInt8], to path: String, temporaries: TemporaryFiles? = nil) throws -> Outcome {
         var info = stat()
         let exists = stat(path, &info) == 0
         if exists && (info.st_mode & S_IFMT) != S_IFREG {
@@ -64,6 +64,12 @@ public enum OutputFile {
         let descriptor = mkstemp(&template)
         guard descriptor >= 0 else { throw failure(path) }
         let temporary = String(cString: template)
+        guard temporaries?.register(temporary) ?? true else {
+            close(descriptor)
+            unlink(temporary)
+            throw ConversionError.io(path: path, "interrupted")
+        }
+        defer { temporaries?.unregister(temporary) }
         do {
             try writeAll(content, to: descriptor, path: path)
             fchmod(descriptor, exists ? info.st_mode & 0o7777 : 0o644)

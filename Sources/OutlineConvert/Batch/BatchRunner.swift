@@ -1,0 +1,133 @@
+import Foundation
+
+/// How one job of a batch ended.
+public enum BatchOutcome: Equatable, Sendable {
+    /// The output was written (it was missing or differed).
+    case written
+    /// The output already held exactly this; it was not touched.
+    case unchanged
+    /// `--check`: the output holds exactly this.
+    case upToDate
+    /// `--check`: the output is missing (`missing`) or differs.
+    case stale(missing: Bool)
+    /// The input could not be converted or the output not written.
+    case failed(ConversionError)
+}
+
+/// A finished job: its outcome, warnings, and the page title (for a docs index).
+public struct BatchResult: Sendable {
+    public let job: BatchJob
+    public let outcome: BatchOutcome
+    public let warnings: [Diagnostic]
+    public let title: String?
+}
+
+/// Runs a batch on `workers` threads. Every job goes through the same per-document
+/// `Converter`; the bytes written never depend on the number of workers. Results are
+/// handed to `report` one at a time and in job order, whatever order they finish in.
+public struct BatchRunner: Sendable {
+    public let converter: Converter
+    public let workers: Int
+    /// Write nothing; say which outputs are missing or differ.
+    public let check: Bool
+    public let temporaries: TemporaryFiles
+
+    public init(converter: Converter, workers: Int, check: Bool, temporaries: TemporaryFiles) {
+        self.converter = converter
+        self.workers = max(1, workers)
+        self.check = check
+        self.temporaries = temporaries
+    }
+
+    /// Runs `jobs`; `started` is told of each job as a worker takes it (for progress).
+    public func run(
+        _ jobs: [BatchJob], started: @escaping @Sendable (Int, BatchJob) -> Void = { _, _ in },
+        report: @escaping @Sendable (BatchResult) -> Void
+    ) {
+        let queue = InOrderQueue(count: jobs.count, report: report)
+        DispatchQueue.concurrentPerform(iterations: min(workers, max(jobs.count, 1))) { _ in
+            while let index = queue.nextJob() {
+                started(index, jobs[index])
+                queue.finish(index, result: convert(jobs[index]))
+            }
+        }
+    }
+
+    /// Converts one job; everything it holds is released before the next one starts.
+    public func convert(_ job: BatchJob) -> BatchResult {
+        finish(job) { try converter.convert(OutputFile.read(job.input), file: job.input) }
+    }
+
+    /// Writes (or with `check`, compares) `index.html` in `outputDirectory`: every page by
+    /// title, in folder order, converted like the pages themselves. Nil when one of the
+    /// pages is that `index.html` already.
+    public func index(of pages: [BatchResult], outputDirectory: String) -> BatchResult? {
+        let path = (outputDirectory as NSString).appendingPathComponent("index.html")
+        guard !pages.contains(where: { BatchPlan.absolute($0.job.output) == BatchPlan.absolute(path) }) else { return nil }
+        let entries = pages.compactMap { page in page.title.map { (page.job.output, $0) } }
+        let markdown = DocsIndex.markdown(title: "Index", pages: entries, outputDirectory: outputDirectory)
+        var options = converter.options
+        options.from = .markdown
+        options.title = nil
+        options.collapse = CollapseOptions()
+        let indexConverter = Converter(options: options)
+        return finish(BatchJob(input: "index", output: path)) {
+            try indexConverter.convert(Array(markdown.utf8), file: "index.md")
+        }
+    }
+
+    private func finish(_ job: BatchJob, _ conversion: () throws -> Conversion) -> BatchResult {
+        do {
+            let conversion = try conversion()
+            let outcome: BatchOutcome
+            if check {
+                let current = try? OutputFile.read(job.output)
+                outcome = current == conversion.bytes ? .upToDate : .stale(missing: current == nil)
+            } else {
+                try FileManager.default.createDirectory(
+                    atPath: (job.output as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                let written = try OutputFile.write(conversion.bytes, to: job.output, temporaries: temporaries)
+                outcome = written == .written ? .written : .unchanged
+            }
+            return BatchResult(job: job, outcome: outcome, warnings: conversion.warnings, title: conversion.title)
+        } catch let error as ConversionError {
+            return BatchResult(job: job, outcome: .failed(error), warnings: [], title: nil)
+        } catch {
+            let failure = ConversionError.io(path: job.output, "cannot create the folder: \(error.localizedDescription)")
+            return BatchResult(job: job, outcome: .failed(failure), warnings: [], title: nil)
+        }
+    }
+}
+
+/// Hands out job numbers and passes results on in job order.
+private final class InOrderQueue: @unchecked Sendable {
+    private let lock = NSLock()
+    private var next = 0
+    private var pending: [Int: BatchResult] = [:]
+    private var nextToReport = 0
+    private let count: Int
+    private let report: @Sendable (BatchResult) -> Void
+
+    init(count: Int, report: @escaping @Sendable (BatchResult) -> Void) {
+        self.count = count
+        self.report = report
+    }
+
+    func nextJob() -> Int? {
+        lock.withLock {
+            guard next < count else { return nil }
+            defer { next += 1 }
+            return next
+        }
+    }
+
+    func finish(_ index: Int, result: BatchResult) {
+        lock.withLock {
+            pending[index] = result
+            while let ready = pending.removeValue(forKey: nextToReport) {
+                report(ready)
+                nextToReport += 1
+            }
+        }
+    }
+}

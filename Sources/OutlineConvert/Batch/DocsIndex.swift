@@ -1,0 +1,66 @@
+import Foundation
+
+/// A docs index for a converted tree: every page by title, in folder order, with links.
+/// It is written as Markdown (a folder is a section, a page a link in a list) and converted
+/// by the same pipeline, so it gets the same template and style as the pages.
+public enum DocsIndex {
+    /// The index's Markdown, for `pages` (output paths and titles) under `outputDirectory`:
+    /// in each folder its pages first, then its subfolders, each in name order.
+    public static func markdown(title: String, pages: [(output: String, title: String)], outputDirectory: String) -> String {
+        let root = BatchPlan.absolute(outputDirectory)
+        var tree = Folder()
+        for page in pages {
+            let relative = String(BatchPlan.absolute(page.output).dropFirst(root.count + 1))
+            tree.insert(path: relative.split(separator: "/").map(String.init), title: page.title)
+        }
+        var markdown = "---\ntitle: \(quotedYAML(title))\n---\n"
+        if pages.isEmpty { markdown += "\nNo pages were converted.\n" }
+        tree.write(into: &markdown, path: [])
+        return markdown
+    }
+
+    private struct Folder {
+        var pages: [(title: String, file: String)] = []
+        var folders: [String: Folder] = [:]
+
+        mutating func insert(path: [String], title: String) {
+            guard path.count > 1, let first = path.first else {
+                pages.append((title, path.last ?? ""))
+                return
+            }
+            folders[first, default: Folder()].insert(path: Array(path.dropFirst()), title: title)
+        }
+
+        func write(into markdown: inout String, path: [String]) {
+            if !pages.isEmpty { markdown += "\n" }
+            for page in pages.sorted(by: { $0.file.utf8.lexicographicallyPrecedes($1.file.utf8) }) {
+                let link = (path + [page.file]).map(DocsIndex.percentEncoded).joined(separator: "/")
+                markdown += "- [\(DocsIndex.escaped(page.title))](\(link))\n"
+            }
+            for name in folders.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+                markdown += "\n" + String(repeating: "#", count: min(path.count + 1, 6)) + " " + DocsIndex.escaped(name) + "\n"
+                folders[name]?.write(into: &markdown, path: path + [name])
+            }
+        }
+    }
+
+    /// Every ASCII punctuation character backslash-escaped, as CommonMark allows.
+    fileprivate static func escaped(_ text: String) -> String {
+        var out = ""
+        for character in text.split(whereSeparator: \.isNewline).joined(separator: " ") {
+            if character.isASCII, character.isPunctuation || character.isSymbol { out.append("\\") }
+            out.append(character)
+        }
+        return out
+    }
+
+    fileprivate static func percentEncoded(_ segment: String) -> String {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "/?#()[] ")
+        return segment.addingPercentEncoding(withAllowedCharacters: allowed) ?? segment
+    }
+
+    private static func quotedYAML(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+
+/// The name of an XML file's root element, read from its first few kilobytes without
+/// parsing it: enough to tell an outline from a pom.xml or an SVG.
+enum XMLRootName {
+    static func of(file path: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let data = try? handle.read(upToCount: 16_384) else { return nil }
+        return of(String(decoding: data, as: UTF8.self))
+    }
+
+    /// Skips the XML declaration, comments, processing instructions and the doctype.
+    static func of(_ text: String) -> String? {
+        var rest = Substring(text)
+        while let open = rest.firstIndex(of: "<") {
+            rest = rest[rest.index(after: open)...]
+            if rest.hasPrefix("?") {
+                guard let end = rest.range(of: "?>") else { return nil }
+                rest = rest[end.upperBound...]
+            } else if rest.hasPrefix("!--") {
+                guard let end = rest.range(of: "-->") else { return nil }
+                rest = rest[end.upperBound...]
+            } else if rest.hasPrefix("!") {
+                // A doctype, possibly with an internal subset in brackets.
+                var depth = 0
+                guard let end = rest.firstIndex(where: { character in
+                    if character == "[" { depth += 1 } else if character == "]" { depth -= 1 }
+                    return character == ">" && depth == 0
+                }) else { return nil }
+                rest = rest[rest.index(after: end)...]
+            } else {
+                let name = rest.prefix { !$0.isWhitespace && $0 != ">" && $0 != "/" }
+                return name.isEmpty ? nil : String(name.split(separator: ":").last ?? name)
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import OutlineConvert
+
+/// A batch from the command line: plans the jobs, runs them in parallel, reports each
+/// result in order, writes the docs index, and ends with a summary line.
+struct Batch {
+    let parsed: Arguments
+    let options: ConversionOptions
+    let outputDirectory: String
+    let reporter: Reporter
+    let temporaries: TemporaryFiles
+
+    func run() -> Int32 {
+        let plan: BatchPlan
+        do {
+            plan = try BatchPlan(inputs: parsed.inputs, outputDirectory: outputDirectory, format: options.to)
+        } catch {
+            printError("Error: \(error)")
+            return 2
+        }
+        for skipped in plan.skipped { reporter.note("\(skipped.path): skipped: \(skipped.reason)") }
+
+        let runner = BatchRunner(
+            converter: Converter(options: options), workers: parsed.jobs ?? ProcessInfo.processInfo.activeProcessorCount,
+            check: parsed.check, temporaries: temporaries)
+        let tally = Tally()
+        let total = plan.jobs.count
+        let reporter = reporter
+        runner.run(plan.jobs, started: { index, job in
+            reporter.progress(index + 1, of: total, job.input)
+        }, report: { result in
+            tally.add(result)
+            Self.report(result, reporter: reporter)
+        })
+        reporter.clearProgress()
+
+        if parsed.index { writeIndex(tally.pages, runner: runner, tally: tally) }
+        reporter.summary(tally.summary(check: parsed.check, skipped: plan.skipped.count))
+        return tally.failed + tally.stale + tally.missing > 0 ? 1 : 0
+    }
+
+    private static func report(_ result: BatchResult, reporter: Reporter) {
+        result.warnings.forEach(reporter.warning)
+        switch result.outcome {
+        case .failed(let error): reporter.error(error)
+        case .stale(let missing):
+            reporter.error(file: result.job.output, "\(missing ? "missing" : "stale"): regenerate it from \(result.job.input)")
+        case .written: reporter.note("\(result.job.output): written")
+        case .unchanged: reporter.note("\(result.job.output): unchanged")
+        case .upToDate: reporter.note("\(result.job.output): up to date")
+        }
+    }
+
+    /// `index.html` in the output folder, unless the tree makes one itself.
+    private func writeIndex(_ pages: [BatchResult], runner: BatchRunner, tally: Tally) {
+        guard let result = runner.index(of: pages, outputDirectory: outputDirectory) else {
+            reporter.note("\(outputDirectory)/index.html: made by the tree itself; no index written")
+            return
+        }
+        tally.add(result, countsAsPage: false)
+        Self.report(result, reporter: reporter)
+    }
+}
+
+/// Counts outcomes and keeps the converted pages' titles, as results arrive.
+private final class Tally: @unchecked Sendable {
+    private let lock = NSLock()
+    private(set) var written = 0, unchanged = 0, upToDate = 0, stale = 0, missing = 0, failed = 0
+    private var files = 0
+    private var converted: [BatchResult] = []
+
+    /// The pages converted, in job order.
+    var pages: [BatchResult] { lock.withLock { converted } }
+
+    /// Counts a result; the index (`countsAsPage: false`) counts only when it fails or is stale.
+    func add(_ result: BatchResult, countsAsPage: Bool = true) {
+        lock.withLock {
+            if countsAsPage { files += 1 }
+            switch result.outcome {
+            case .written: if countsAsPage { written += 1 }
+            case .unchanged: if countsAsPage { unchanged += 1 }
+            case .upToDate: if countsAsPage { upToDate += 1 }
+            case .stale(let isMissing): if isMissing { missing += 1 } else { stale += 1 }
+            case .failed: failed += 1
+            }
+            if countsAsPage, result.title != nil { converted.append(result) }
+        }
+    }
+
+    func summary(check: Bool, skipped: Int) -> String {
+        lock.withLock {
+            var parts = check
+                ? ["\(upToDate) up to date", "\(stale) stale", "\(missing) missing", "\(failed) failed"]
+                : ["\(written) written", "\(unchanged) unchanged", "\(failed) failed"]
+            if skipped > 0 { parts.append("\(skipped) skipped") }
+            return "\(files) \(files == 1 ? "file" : "files")\(check ? " checked" : ""): " + parts.joined(separator: ", ")
+        }
+    }
+}

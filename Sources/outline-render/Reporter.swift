@@ -1,0 +1,99 @@
+import Foundation
+import OutlineConvert
+
+/// Everything the command says on standard error: errors and warnings (GCC style or GitHub
+/// Actions annotations), `-v` notes, a progress line when stderr is a terminal, and the
+/// batch summary. Whole lines only, one writer at a time.
+final class Reporter: @unchecked Sendable {
+    /// How problems are printed.
+    enum Format: String {
+        /// `path:line:column: error: message`
+        case gnu
+        /// `::error file=path,line=N,col=N::message`, shown on the pull request by GitHub Actions.
+        case github
+    }
+
+    private let format: Format
+    private let quiet: Bool
+    private let verbose: Bool
+    private let showsProgress: Bool
+    private let lock = NSLock()
+    private var progressShown = false
+
+    init(format: Format, quiet: Bool, verbose: Bool) {
+        self.format = format
+        self.quiet = quiet
+        self.verbose = verbose
+        showsProgress = !quiet && isatty(STDERR_FILENO) == 1
+    }
+
+    func error(_ error: ConversionError) {
+        emit(annotation("error", error.location, error.reason) ?? "\(error)")
+    }
+
+    /// A problem that is not tied to an input's content (a stale output, a conflict).
+    func error(file: String, _ message: String) {
+        emit(annotation("error", SourceLocation(file: file), message) ?? "\(file): error: \(message)")
+    }
+
+    func warning(_ diagnostic: Diagnostic) {
+        guard !quiet else { return }
+        emit(annotation("warning", diagnostic.location, diagnostic.message) ?? "\(diagnostic)")
+    }
+
+    func note(_ message: String) {
+        guard verbose else { return }
+        emit(message)
+    }
+
+    func summary(_ message: String) {
+        guard !quiet else { return }
+        emit("outline-render: " + message)
+    }
+
+    /// `[k/n] path` on one self-erasing line, on a terminal only.
+    func progress(_ done: Int, of total: Int, _ path: String) {
+        guard showsProgress else { return }
+        lock.withLock {
+            let shown = path.count > 60 ? "…" + path.suffix(59) : path
+            write("\r\u{1B}[2K[\(done)/\(total)] \(shown)")
+            progressShown = true
+        }
+    }
+
+    func clearProgress() {
+        lock.withLock { clearProgressLine() }
+    }
+
+    private func emit(_ line: String) {
+        lock.withLock {
+            clearProgressLine()
+            write(line + "\n")
+        }
+    }
+
+    private func clearProgressLine() {
+        if progressShown { write("\r\u{1B}[2K") }
+        progressShown = false
+    }
+
+    private func write(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+
+    /// A GitHub workflow command, with its data and properties escaped as GitHub requires.
+    private func annotation(_ kind: String, _ location: SourceLocation, _ message: String) -> String? {
+        guard format == .github else { return nil }
+        func property(_ text: String) -> String {
+            data(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
+        }
+        func data(_ text: String) -> String {
+            text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
+                .replacingOccurrences(of: "\n", with: "%0A")
+        }
+        var properties = ["file=\(property(location.file))"]
+        if location.line > 0 { properties.append("line=\(location.line)") }
+        if location.column > 0 { properties.append("col=\(location.column)") }
+        return "::\(kind) \(properties.joined(separator: ","))::\(data(message))"
+    }
+}
