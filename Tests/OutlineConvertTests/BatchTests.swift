@@ -1,0 +1,239 @@
+import Foundation
+import Testing
+
+/// SPEC §6 for folders and several inputs: a whole tree in one command.
+@Suite struct BatchTests {
+    /// A tree with good, bad, hidden, non-outline and symlinked files:
+    /// ```
+    /// docs/guide.md  docs/b.plist  docs/c.xml  docs/pom.xml (not an outline)  docs/notes.txt
+    /// docs/.hidden.md  docs/.git/x.md  docs/sub/deep.md  docs/sub/bad.xml (broken)
+    /// docs/sub/loop -> ..   docs/sub/outside -> ../../outside (outside/o.md)
+    /// ```
+    func makeTree() throws -> URL {
+        let dir = try Support.temporaryDirectory()
+        let docs = dir.appending(path: "docs")
+        try Support.write(try Support.read(Support.examples.appending(path: "products.md")), to: docs.appending(path: "guide.md"))
+        try Support.write(try Support.read(Support.examples.appending(path: "products.plist")), to: docs.appending(path: "b.plist"))
+        try Support.write(try Support.read(Support.examples.appending(path: "products.xml")), to: docs.appending(path: "c.xml"))
+        try Support.write("<?xml version=\"1.0\"?>\n<!-- a build file -->\n<project/>\n", to: docs.appending(path: "pom.xml"))
+        try Support.write("not an outline", to: docs.appending(path: "notes.txt"))
+        try Support.write("# Hidden\n", to: docs.appending(path: ".hidden.md"))
+        try Support.write("# In git\n", to: docs.appending(path: ".git/x.md"))
+        try Support.write("---\ntitle: Deep page\n---\n# Deep\ntext\n", to: docs.appending(path: "sub/deep.md"))
+        try Support.write("<outline>\n  <bogus/>\n</outline>\n", to: docs.appending(path: "sub/bad.xml"))
+        try Support.write("# Outside\n", to: dir.appending(path: "outside/o.md"))
+        try FileManager.default.createSymbolicLink(atPath: docs.appending(path: "sub/loop").path, withDestinationPath: "..")
+        try FileManager.default.createSymbolicLink(atPath: docs.appending(path: "sub/outside").path, withDestinationPath: "../../outside")
+        return dir
+    }
+
+    static let expectedOutputs = ["b.html", "c.html", "guide.html", "sub/deep.html", "sub/outside/o.html"]
+
+    func modificationDates(_ dir: URL) throws -> [String: Date] {
+        var dates: [String: Date] = [:]
+        for file in Support.listing(dir) {
+            dates[file] = try FileManager.default.attributesOfItem(atPath: dir.appending(path: file).path)[.modificationDate] as? Date
+        }
+        return dates
+    }
+
+    @Test func mirrorsTheTreeAndOneBadFileStopsNothing() throws {
+        let dir = try makeTree()
+        defer { Support.remove(dir) }
+        let result = try Support.tool("docs", "-o", "site", "-v", cwd: dir)
+        #expect(result.status == 1)
+        #expect(Support.listing(dir.appending(path: "site")) == Self.expectedOutputs)
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.contains("docs/sub/bad.xml:2:3: error: unknown element <bogus> in <outline>; expected <section>, <item> or a first <detail>"))
+        #expect(lines.contains("docs/pom.xml: skipped: XML whose root is <project>, not <outline>"))
+        #expect(lines.contains("docs/.hidden.md: skipped: hidden"))
+        #expect(lines.contains("docs/sub/loop: skipped: already converted through another path (a symbolic link loop or alias)"))
+        #expect(!lines.contains { $0.contains("notes.txt") })
+        #expect(lines.last == "outline-render: 6 files: 5 written, 0 unchanged, 1 failed, 4 skipped")
+        // The same converter as for one file: the bytes are the single-file output's.
+        let single = try Support.tool("docs/guide.md", cwd: dir)
+        #expect(try Data(contentsOf: dir.appending(path: "site/guide.html")) == single.stdoutBytes)
+    }
+
+    @Test func aSecondRunRewritesNothing() throws {
+        let dir = try makeTree()
+        defer { Support.remove(dir) }
+        try Support.remove(dir.appending(path: "docs/sub/bad.xml"))
+        #expect(try Support.tool("docs", "-o", "site", cwd: dir).status == 0)
+        let site = dir.appending(path: "site")
+        let old = Date(timeIntervalSince1970: 1_000_000)
+        for file in Support.listing(site) {
+            try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: site.appending(path: file).path)
+        }
+        let second = try Support.tool("docs", "-o", "site", cwd: dir)
+        #expect(second.status == 0)
+        #expect(second.stderr == "outline-render: 5 files: 0 written, 5 unchanged, 0 failed, 4 skipped\n")
+        #expect(try modificationDates(site).values.allSatisfy { $0 == old })
+        // Changing one source rewrites exactly its output.
+        try Support.write("# Changed\n", to: dir.appending(path: "docs/sub/deep.md"))
+        #expect(try Support.tool("docs", "-o", "site", cwd: dir).stderr.contains("1 written, 4 unchanged"))
+        let dates = try modificationDates(site)
+        #expect(dates.filter { $0.value != old }.keys.sorted() == ["sub/deep.html"])
+    }
+
+    @Test func checkListsMissingAndStaleOutputsAndWritesNothing() throws {
+        let dir = try makeTree()
+        defer { Support.remove(dir) }
+        try Support.remove(dir.appending(path: "docs/sub/bad.xml"))
+        let missing = try Support.tool("docs", "-o", "site", "--check", cwd: dir)
+        #expect(missing.status == 1)
+        #expect(!FileManager.default.fileExists(atPath: dir.appending(path: "site").path))
+        #expect(missing.stderr.contains("site/guide.html: error: missing: regenerate it from docs/guide.md"))
+        #expect(missing.stderr.hasSuffix("outline-render: 5 files checked: 0 up to date, 0 stale, 5 missing, 0 failed, 4 skipped\n"))
+
+        #expect(try Support.tool("docs", "-o", "site", cwd: dir).status == 0)
+        let fresh = try Support.tool("docs", "-o", "site", "--check", cwd: dir)
+        #expect(fresh.status == 0)
+        #expect(fresh.stderr == "outline-render: 5 files checked: 5 up to date, 0 stale, 0 missing, 0 failed, 4 skipped\n")
+
+        try Support.write("# Edited\n", to: dir.appending(path: "docs/guide.md"))
+        let before = try modificationDates(dir.appending(path: "site"))
+        let stale = try Support.tool("docs", "-o", "site", "--check", "--collapse-depth", "1", cwd: dir)
+        #expect(stale.status == 1)
+        #expect(stale.stderr.contains("site/guide.html: error: stale: regenerate it from docs/guide.md"))
+        #expect(try modificationDates(dir.appending(path: "site")) == before)
+    }
+
+    @Test func bytesDoNotDependOnTheNumberOfJobs() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { Support.remove(dir) }
+        let names = ["products.md", "people.md", "products.plist", "products.xml"]
+        for index in 0..<60 {
+            let name = names[index % names.count]
+            let ext = (name as NSString).pathExtension
+            try Support.write(try Support.read(Support.examples.appending(path: name)), to: dir.appending(path: "in/f\(index / 10)/doc\(index).\(ext)"))
+        }
+        try Support.write("<outline><x/></outline>", to: dir.appending(path: "in/f3/broken.xml"))
+        try Support.write("# warn {#d}\n# again {#d}\n", to: dir.appending(path: "in/f1/warn.md"))
+        let one = try Support.tool("in", "-o", "one", "-j", "1", "--index", cwd: dir)
+        let two = try Support.tool("in", "-o", "two", "-j", "2", "--index", cwd: dir)
+        let many = try Support.tool("in", "-o", "many", "--jobs=8", "--index", cwd: dir)
+        #expect(one.status == 1 && two.status == 1 && many.status == 1)
+        #expect(Support.listing(dir.appending(path: "one")) == Support.listing(dir.appending(path: "two")))
+        for file in Support.listing(dir.appending(path: "one")) {
+            let a = try Data(contentsOf: dir.appending(path: "one/\(file)"))
+            #expect(a == (try Data(contentsOf: dir.appending(path: "two/\(file)"))), "\(file)")
+            #expect(a == (try Data(contentsOf: dir.appending(path: "many/\(file)"))), "\(file)")
+        }
+        // Messages come out whole and in the same order whatever the scheduling.
+        #expect(one.stderr == two.stderr.replacingOccurrences(of: "two/", with: "one/"))
+        #expect(one.stderr == many.stderr.replacingOccurrences(of: "many/", with: "one/"))
+        #expect(one.stderr.split(separator: "\n").allSatisfy { $0.hasPrefix("in/") || $0.hasPrefix("outline-render: ") })
+    }
+
+    @Test func theOutputFolderInsideTheInputFolderIsNeverReadBack() throws {
+        let dir = try makeTree()
+        defer { Support.remove(dir) }
+        #expect(try Support.tool("docs", "-o", "docs/site", cwd: dir).status == 1)
+        let second = try Support.tool("docs", "-o", "docs/site", "-v", cwd: dir)
+        #expect(second.stderr.contains("docs/site: skipped: the output folder"))
+        #expect(Support.listing(dir.appending(path: "docs/site")) == Self.expectedOutputs)
+    }
+
+    @Test func severalFilesAndConflicts() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { Support.remove(dir) }
+        let examples = Support.examples.path
+        let ok = try Support.tool("\(examples)/people.md", "\(examples)/products.xml", "-o", "out", "-t", "json", cwd: dir)
+        #expect(ok.status == 0)
+        #expect(Support.listing(dir.appending(path: "out")) == ["people.json", "products.json"])
+        let clash = try Support.tool("\(examples)/products.md", "\(examples)/products.xml", "-o", "out2", cwd: dir)
+        #expect(clash.status == 2)
+        #expect(clash.stderr == "Error: \(examples)/products.md and \(examples)/products.xml would both write out2/products.html\n")
+        #expect(!FileManager.default.fileExists(atPath: dir.appending(path: "out2").path))
+        let noOutput = try Support.tool(examples, cwd: dir)
+        #expect(noOutput.status == 2 && noOutput.stderr.hasPrefix("Error: Converting a folder or several inputs needs '-o <folder>'"))
+    }
+
+    @Test func anExplicitNonOutlineFileIsTried() throws {
+        let dir = try makeTree()
+        defer { Support.remove(dir) }
+        let result = try Support.tool("docs/pom.xml", "docs/guide.md", "-o", "site", cwd: dir)
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("docs/pom.xml:3:1: error: the root element is <project>, not <outline>\n"))
+    }
+
+    @Test func githubAnnotations() throws {
+        let dir = try makeTree()
+        defer { Support.remove(dir) }
+        try Support.write("# A {#x}\n# B {#x}\n", to: dir.appending(path: "docs/dup, 100%.md"))
+        let result = try Support.tool("docs", "-o", "site", "--error-format", "github", cwd: dir)
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.contains("::error file=docs/sub/bad.xml,line=2,col=3::unknown element <bogus> in <outline>; expected <section>, <item> or a first <detail>"))
+        #expect(lines.contains("::warning file=docs/dup%2C 100%25.md,line=2::duplicate id 'x'; this one is renamed"))
+        let check = try Support.tool("docs", "-o", "fresh", "--check", "--error-format=github", cwd: dir)
+        #expect(check.stderr.contains("::error file=fresh/guide.html::missing: regenerate it from docs/guide.md"))
+    }
+
+    @Test func theDocsIndexListsEveryPageByTitle() throws {
+        let dir = try makeTree()
+        defer { Support.remove(dir) }
+        #expect(try Support.tool("docs", "-o", "site", "--index", cwd: dir).status == 1)
+        let index = try Support.read(dir.appending(path: "site/index.html"))
+        #expect(index.contains("<title>Index</title>"))
+        #expect(index.contains("prefers-color-scheme: dark"))  // the pages' own template and style
+        let links = index.components(separatedBy: "<li><a href=\"").dropFirst().map { $0.prefix { $0 != "<" } }
+        #expect(links == ["b.html\">Apple Products", "c.html\">Apple Products", "guide.html\">Apple Products",
+                          "sub/deep.html\">Deep page", "sub/outside/o.html\">Outside"])
+        // A tree that makes its own index.html keeps it.
+        try Support.write("# My own index\n", to: dir.appending(path: "docs/index.md"))
+        #expect(try Support.tool("docs", "-o", "site", "--index", cwd: dir).status == 1)
+        #expect(try Support.read(dir.appending(path: "site/index.html")).contains("<title>My own index</title>"))
+    }
+
+    @Test func progressOnlyOnATerminal() throws {
+        let dir = try makeTree()
+        defer { Support.remove(dir) }
+        // `script` runs the tool with a pseudo-terminal as its stderr.
+        let terminal = try Support.run("/usr/bin/script", ["-qec", "'\(Support.tool)' docs -o site", "/dev/null"], cwd: dir)
+        #expect(terminal.stdout.contains("\r\u{1B}[2K[1/6] docs/b.plist"))
+        #expect(terminal.stdout.contains("[6/6] docs/sub/outside/o.md"))
+        // The progress line is erased before each message and before the summary.
+        #expect(terminal.stdout.contains("\r\u{1B}[2Koutline-render: 6 files:"))
+        let quiet = try Support.run("/usr/bin/script", ["-qec", "'\(Support.tool)' docs -o site2 -q", "/dev/null"], cwd: dir)
+        #expect(!quiet.stdout.contains("["))
+        #expect(quiet.stdout.hasPrefix("docs/sub/bad.xml:2:3: error:"))
+        let piped = try Support.tool("docs", "-o", "site3", cwd: dir)
+        #expect(!piped.stderr.contains("\u{1B}"))
+    }
+
+    @Test func aSymlinkLoopTerminates() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { Support.remove(dir) }
+        try Support.write("# A\n", to: dir.appending(path: "t/a/x.md"))
+        try FileManager.default.createSymbolicLink(atPath: dir.appending(path: "t/a/up").path, withDestinationPath: "../..")
+        try FileManager.default.createSymbolicLink(atPath: dir.appending(path: "t/a/self").path, withDestinationPath: ".")
+        try FileManager.default.createSymbolicLink(atPath: dir.appending(path: "t/b").path, withDestinationPath: "a")
+        let result = try Support.tool("t", "-o", "out", cwd: dir)
+        #expect(result.status == 0)
+        #expect(Support.listing(dir.appending(path: "out")) == ["a/x.html"])
+    }
+
+    @Test func interruptingLeavesNoTemporaryFiles() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { Support.remove(dir) }
+        let big = String(repeating: "# Section\n\nSome *text* with [a link](https://example.org).\n\n", count: 4000)
+        for index in 0..<300 { try Support.write(big, to: dir.appending(path: "in/d\(index % 10)/f\(index).md")) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Support.tool)
+        process.arguments = ["in", "-o", "out", "-j", "2"]
+        process.currentDirectoryURL = dir
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Wait until some outputs exist, so that the interrupt lands mid-batch.
+        let deadline = Date().addingTimeInterval(20)
+        while Support.listing(dir.appending(path: "out")).count < 20 && Date() < deadline { usleep(10_000) }
+        process.interrupt()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+        let files = Support.listing(dir.appending(path: "out"))
+        #expect(files.count < 300)
+        #expect(files.allSatisfy { $0.hasSuffix(".html") && !$0.contains(".tmp-") })
+        #expect(Support.listing(dir.appending(path: "in")).count == 300)
+    }
+}
