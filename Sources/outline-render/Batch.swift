@@ -20,9 +20,10 @@ struct Batch {
         }
         for skipped in plan.skipped { reporter.note("\(skipped.path): skipped: \(skipped.reason)") }
 
+        let record = BuildRecord(outputDirectory: outputDirectory, key: options.fingerprint + "\u{0}" + Self.programIdentity)
         let runner = BatchRunner(
             converter: Converter(options: options), workers: parsed.jobs ?? ProcessInfo.processInfo.activeProcessorCount,
-            check: parsed.check, temporaries: temporaries)
+            check: parsed.check, temporaries: temporaries, record: record)
         let tally = Tally()
         let total = plan.jobs.count
         let reporter = reporter
@@ -35,8 +36,16 @@ struct Batch {
         reporter.clearProgress()
 
         if parsed.index { writeIndex(tally.pages, runner: runner, tally: tally) }
+        if !parsed.check { record.save() }
         reporter.summary(tally.summary(check: parsed.check, skipped: plan.skipped.count))
         return tally.failed + tally.stale + tally.missing > 0 ? 1 : 0
+    }
+
+    /// This program's own file (size and time): a rebuilt outline-render may write other bytes.
+    private static var programIdentity: String {
+        var info = stat()
+        guard stat("/proc/self/exe", &info) == 0 else { return "unknown" }
+        return "\(info.st_size)-\(info.st_mtim.tv_sec)-\(info.st_mtim.tv_nsec)-\(CLI.version)"
     }
 
     private static func report(_ result: BatchResult, reporter: Reporter) {

@@ -31,7 +31,7 @@ import Testing
 
     func modificationDates(_ dir: URL) throws -> [String: Date] {
         var dates: [String: Date] = [:]
-        for file in Support.listing(dir) {
+        for file in Support.outputs(dir) {
             dates[file] = try FileManager.default.attributesOfItem(atPath: dir.appending(path: file).path)[.modificationDate] as? Date
         }
         return dates
@@ -42,7 +42,7 @@ import Testing
         defer { Support.remove(dir) }
         let result = try Support.tool("docs", "-o", "site", "-v", cwd: dir)
         #expect(result.status == 1)
-        #expect(Support.listing(dir.appending(path: "site")) == Self.expectedOutputs)
+        #expect(Support.outputs(dir.appending(path: "site")) == Self.expectedOutputs)
         let lines = result.stderr.split(separator: "\n").map(String.init)
         #expect(lines.contains("docs/sub/bad.xml:2:3: error: unknown element <bogus> in <outline>; expected <section>, <item> or a first <detail>"))
         #expect(lines.contains("docs/pom.xml: skipped: XML whose root is <project>, not <outline>"))
@@ -74,6 +74,23 @@ import Testing
         #expect(try Support.tool("docs", "-o", "site", cwd: dir).stderr.contains("1 written, 4 unchanged"))
         let dates = try modificationDates(site)
         #expect(dates.filter { $0.value != old }.keys.sorted() == ["sub/deep.html"])
+    }
+
+    @Test func anOutputEditedByHandIsRewrittenAndCheckNoticesIt() throws {
+        let dir = try makeTree()
+        defer { Support.remove(dir) }
+        try Support.remove(dir.appending(path: "docs/sub/bad.xml"))
+        #expect(try Support.tool("docs", "-o", "site", cwd: dir).status == 0)
+        #expect(FileManager.default.fileExists(atPath: dir.appending(path: "site/.outline-render-cache").path))
+        let output = dir.appending(path: "site/guide.html")
+        let original = try Support.read(output)
+        try Support.write(original.replacingOccurrences(of: "MacBook", with: "MacBooK"), to: output)  // same size
+        let check = try Support.tool("docs", "-o", "site", "--check", cwd: dir)
+        #expect(check.status == 1 && check.stderr.contains("site/guide.html: error: stale"))
+        #expect(try Support.tool("docs", "-o", "site", cwd: dir).stderr.contains("1 written, 4 unchanged"))
+        #expect(try Support.read(output) == original)
+        // Other options make other bytes: the record of the last run does not apply.
+        #expect(try Support.tool("docs", "-o", "site", "--collapse-all", cwd: dir).stderr.contains("4 written, 1 unchanged"))
     }
 
     @Test func checkListsMissingAndStaleOutputsAndWritesNothing() throws {
@@ -114,8 +131,8 @@ import Testing
         let two = try Support.tool("in", "-o", "two", "-j", "2", "--index", cwd: dir)
         let many = try Support.tool("in", "-o", "many", "--jobs=8", "--index", cwd: dir)
         #expect(one.status == 1 && two.status == 1 && many.status == 1)
-        #expect(Support.listing(dir.appending(path: "one")) == Support.listing(dir.appending(path: "two")))
-        for file in Support.listing(dir.appending(path: "one")) {
+        #expect(Support.outputs(dir.appending(path: "one")) == Support.outputs(dir.appending(path: "two")))
+        for file in Support.outputs(dir.appending(path: "one")) {
             let a = try Data(contentsOf: dir.appending(path: "one/\(file)"))
             #expect(a == (try Data(contentsOf: dir.appending(path: "two/\(file)"))), "\(file)")
             #expect(a == (try Data(contentsOf: dir.appending(path: "many/\(file)"))), "\(file)")
@@ -132,7 +149,7 @@ import Testing
         #expect(try Support.tool("docs", "-o", "docs/site", cwd: dir).status == 1)
         let second = try Support.tool("docs", "-o", "docs/site", "-v", cwd: dir)
         #expect(second.stderr.contains("docs/site: skipped: the output folder"))
-        #expect(Support.listing(dir.appending(path: "docs/site")) == Self.expectedOutputs)
+        #expect(Support.outputs(dir.appending(path: "docs/site")) == Self.expectedOutputs)
     }
 
     @Test func severalFilesAndConflicts() throws {
@@ -141,7 +158,7 @@ import Testing
         let examples = Support.examples.path
         let ok = try Support.tool("\(examples)/people.md", "\(examples)/products.xml", "-o", "out", "-t", "json", cwd: dir)
         #expect(ok.status == 0)
-        #expect(Support.listing(dir.appending(path: "out")) == ["people.json", "products.json"])
+        #expect(Support.outputs(dir.appending(path: "out")) == ["people.json", "products.json"])
         let clash = try Support.tool("\(examples)/products.md", "\(examples)/products.xml", "-o", "out2", cwd: dir)
         #expect(clash.status == 2)
         #expect(clash.stderr == "Error: \(examples)/products.md and \(examples)/products.xml would both write out2/products.html\n")
@@ -193,8 +210,14 @@ import Testing
         let terminal = try Support.run("/usr/bin/script", ["-qec", "'\(Support.tool)' docs -o site", "/dev/null"], cwd: dir)
         #expect(terminal.stdout.contains("\r\u{1B}[2K[1/6] docs/b.plist"))
         #expect(terminal.stdout.contains("[6/6] docs/sub/outside/o.md"))
-        // The progress line is erased before each message and before the summary.
-        #expect(terminal.stdout.contains("\r\u{1B}[2Koutline-render: 6 files:"))
+        // What remains on screen: each message line starts clean (the progress line was
+        // erased first), and the summary is last.
+        let screen = terminal.stdout.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }).map {
+            ($0.components(separatedBy: "\u{1B}[2K").last ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        #expect(screen.allSatisfy { !$0.hasPrefix("[") }, "\(screen)")
+        #expect(screen.contains("docs/sub/bad.xml:2:3: error: unknown element <bogus> in <outline>; expected <section>, <item> or a first <detail>"))
+        #expect(screen.last?.hasPrefix("outline-render: 6 files: 5 written") == true)
         let quiet = try Support.run("/usr/bin/script", ["-qec", "'\(Support.tool)' docs -o site2 -q", "/dev/null"], cwd: dir)
         #expect(!quiet.stdout.contains("["))
         #expect(quiet.stdout.hasPrefix("docs/sub/bad.xml:2:3: error:"))
@@ -211,7 +234,7 @@ import Testing
         try FileManager.default.createSymbolicLink(atPath: dir.appending(path: "t/b").path, withDestinationPath: "a")
         let result = try Support.tool("t", "-o", "out", cwd: dir)
         #expect(result.status == 0)
-        #expect(Support.listing(dir.appending(path: "out")) == ["a/x.html"])
+        #expect(Support.outputs(dir.appending(path: "out")) == ["a/x.html"])
     }
 
     @Test func interruptingLeavesNoTemporaryFiles() throws {
@@ -231,7 +254,7 @@ import Testing
         process.interrupt()
         process.waitUntilExit()
         #expect(process.terminationStatus == 130)
-        let files = Support.listing(dir.appending(path: "out"))
+        let files = Support.listing(dir.appending(path: "out"))  // hidden files too: temporaries are hidden
         #expect(files.count < 300)
         #expect(files.allSatisfy { $0.hasSuffix(".html") && !$0.contains(".tmp-") })
         #expect(Support.listing(dir.appending(path: "in")).count == 300)

@@ -80,7 +80,12 @@ enum Support {
 
     static func read(_ url: URL) throws -> String { try String(contentsOf: url, encoding: .utf8) }
 
-    /// The files in a folder tree, relative paths, sorted.
+    /// The outputs in a folder tree: its files without the batch's build record.
+    static func outputs(_ url: URL) -> [String] {
+        listing(url).filter { !$0.hasSuffix(".outline-render-cache") }
+    }
+
+    /// The files in a folder tree (hidden ones too), relative paths, sorted.
     static func listing(_ url: URL) -> [String] {
         let enumerator = FileManager.default.enumerator(atPath: url.path)
         var files: [String] = []

@@ -44,11 +44,12 @@ public struct BatchPlan: Sendable {
     }
 
     private func checkConflicts() throws {
+        let directory = FileManager.default.currentDirectoryPath
         var byOutput: [String: String] = [:]
-        let inputs = Set(jobs.map { Self.absolute($0.input) })
+        let inputs = Set(jobs.map { Self.absolute($0.input, in: directory) })
         var problems: [String] = []
         for job in jobs {
-            let key = Self.absolute(job.output)
+            let key = Self.absolute(job.output, in: directory)
             if let other = byOutput[key] {
                 problems.append("\(other) and \(job.input) would both write \(job.output)")
             } else {
@@ -60,13 +61,18 @@ public struct BatchPlan: Sendable {
     }
 
     private static func outputPath(_ directory: String, _ relative: String, _ format: OutputFormat) -> String {
-        let stem = (relative as NSString).deletingPathExtension
-        return (directory as NSString).appendingPathComponent(stem + "." + format.fileExtension)
+        Path.join(directory, Path.deletingExtension(relative) + "." + format.fileExtension)
     }
 
-    static func absolute(_ path: String) -> String {
-        let full = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        return (full as NSString).standardizingPath
+    /// The absolute path with `.`, `..` and repeated `/` removed, lexically (no file system
+    /// look-ups: Foundation's `standardizingPath` resolves every symbolic link on the way).
+    static func absolute(_ path: String, in directory: String = FileManager.default.currentDirectoryPath) -> String {
+        let full = Array(path.hasPrefix("/") ? path.utf8 : (directory + "/" + path).utf8)
+        var parts: [ArraySlice<UInt8>] = []
+        for part in full.split(separator: UInt8(ascii: "/")) where part != [UInt8(ascii: ".")] {
+            if part.elementsEqual("..".utf8) { _ = parts.popLast() } else { parts.append(part) }
+        }
+        return "/" + String(decoding: Array(parts.joined(separator: [UInt8(ascii: "/")])), as: UTF8.self)
     }
 }
 
@@ -92,7 +98,7 @@ private struct TreeWalker {
             return
         }
         for name in names.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
-            let path = (directory as NSString).appendingPathComponent(name)
+            let path = Path.join(directory, name)
             let relativePath = relative.isEmpty ? name : relative + "/" + name
             if name.hasPrefix(".") {
                 skipped.append((path, "hidden"))
@@ -126,11 +132,33 @@ private struct TreeWalker {
 
     /// Nil for a file to convert; files of other types are left alone without a word.
     private static func reasonToSkip(_ path: String) -> String? {
-        guard let format = InputFormat(pathExtension: (path as NSString).pathExtension) else {
+        guard let format = InputFormat(pathExtension: Path.fileExtension(path)) else {
             return "not an outline format"
         }
         guard format == .xml else { return nil }
         let root = XMLRootName.of(file: path)
         return root == "outline" ? nil : "XML whose root is <\(root ?? "?")>, not <outline>"
+    }
+}
+
+/// Path helpers on plain strings (Foundation's NSString ones are slow on Linux, and a batch
+/// calls them for every file).
+enum Path {
+    /// `a/b` from `a` and `b` (no doubled `/`).
+    static func join(_ directory: String, _ name: String) -> String {
+        directory.isEmpty ? name : directory.hasSuffix("/") ? directory + name : directory + "/" + name
+    }
+
+    /// The extension of the last component, without the dot ("" if none; a leading dot is not one).
+    static func fileExtension(_ path: String) -> String {
+        let name = path.utf8.split(separator: UInt8(ascii: "/")).last ?? path.utf8[...]
+        guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot != name.startIndex else { return "" }
+        return String(decoding: name[name.index(after: dot)...], as: UTF8.self)
+    }
+
+    /// The path without the extension of its last component.
+    static func deletingExtension(_ path: String) -> String {
+        let ext = fileExtension(path)
+        return ext.isEmpty ? path : String(decoding: path.utf8.dropLast(ext.utf8.count + 1), as: UTF8.self)
     }
 }

@@ -31,12 +31,15 @@ public struct BatchRunner: Sendable {
     /// Write nothing; say which outputs are missing or differ.
     public let check: Bool
     public let temporaries: TemporaryFiles
+    /// What the last run wrote; jobs whose input and output are as it recorded are skipped.
+    public let record: BuildRecord?
 
-    public init(converter: Converter, workers: Int, check: Bool, temporaries: TemporaryFiles) {
+    public init(converter: Converter, workers: Int, check: Bool, temporaries: TemporaryFiles, record: BuildRecord? = nil) {
         self.converter = converter
         self.workers = max(1, workers)
         self.check = check
         self.temporaries = temporaries
+        self.record = record
     }
 
     /// Runs `jobs`; `started` is told of each job as a worker takes it (for progress).
@@ -55,7 +58,23 @@ public struct BatchRunner: Sendable {
 
     /// Converts one job; everything it holds is released before the next one starts.
     public func convert(_ job: BatchJob) -> BatchResult {
-        finish(job) { try converter.convert(OutputFile.read(job.input), file: job.input) }
+        let input: [UInt8]
+        do {
+            input = try OutputFile.read(job.input)
+        } catch let error as ConversionError {
+            return BatchResult(job: job, outcome: .failed(error), warnings: [], title: nil)
+        } catch {
+            return BatchResult(job: job, outcome: .failed(.io(path: job.input, "cannot read")), warnings: [], title: nil)
+        }
+        if let title = record?.unchangedTitle(job, input: input) {
+            return BatchResult(job: job, outcome: check ? .upToDate : .unchanged, warnings: [], title: title)
+        }
+        let result = finish(job) { try converter.convert(input, file: job.input) }
+        switch result.outcome {
+        case .written, .unchanged, .upToDate: record?.record(job, input: input, title: result.title ?? "")
+        case .stale, .failed: break
+        }
+        return result
     }
 
     /// Writes (or with `check`, compares) `index.html` in `outputDirectory`: every page by

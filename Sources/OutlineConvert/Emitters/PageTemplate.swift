@@ -9,6 +9,11 @@ public struct PageTemplate: Equatable, Sendable {
     public static let `default` = PageTemplate(builtIn: EmbeddedTemplates.files["default.html"] ?? "{{content}}")
 
     private let pieces: [Piece]
+
+    /// The template's content, for telling templates apart.
+    var fingerprint: String {
+        pieces.map { if case .literal(let text) = $0 { text } else if case .placeholder(let name) = $0 { "{{\(name)}}" } else { "" } }.joined()
+    }
     private enum Piece: Equatable {
         case literal(String)
         case placeholder(String)

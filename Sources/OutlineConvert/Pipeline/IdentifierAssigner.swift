@@ -47,6 +47,21 @@ struct IdentifierAssigner {
 
     /// Like GitHub: lowercase, spaces to `-`, punctuation other than `-` and `_` dropped.
     static func slug(_ title: String) -> String {
+        if title.utf8.allSatisfy({ $0 < 0x80 }) {
+            // ASCII titles (most of them) without Unicode property look-ups.
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(title.utf8.count)
+            for byte in title.utf8 {
+                switch byte {
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"): bytes.append(byte + 32)
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                     UInt8(ascii: "-"), UInt8(ascii: "_"): bytes.append(byte)
+                case UInt8(ascii: " "): bytes.append(UInt8(ascii: "-"))
+                default: break
+                }
+            }
+            return bytes.isEmpty ? "section" : String(decoding: bytes, as: UTF8.self)
+        }
         var slug = ""
         for character in title.lowercased() {
             if character == " " { slug.append("-") } else if character.isLetter || character.isNumber || character == "-" || character == "_" {

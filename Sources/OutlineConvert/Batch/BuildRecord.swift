@@ -1,0 +1,156 @@
+import Foundation
+
+/// What the last batch into a folder produced, so that a run with nothing to do converts
+/// nothing: for each input, a hash of its bytes, the output's size and modification time
+/// as written, and the page title (for the index). It is kept as `.outline-render-cache`
+/// in the output folder (hidden, so never read back as input) and belongs to one set of
+/// options: a different `key` (options, template, program) starts afresh. A job is skipped
+/// only when its input hashes the same and its output is exactly as it was left.
+public final class BuildRecord: @unchecked Sendable {
+    /// The file name inside the output folder.
+    public static let fileName = ".outline-render-cache"
+
+    private struct Entry {
+        var inputHash: String
+        var output: String
+        var outputSize: Int64
+        var outputModified: Int64
+        var title: String
+    }
+
+    private let path: String
+    private let key: String
+    private let previous: [String: Entry]
+    private var current: [String: Entry] = [:]
+    /// Whether an entry was added or replaced since loading.
+    private var changed = false
+    private let lock = NSLock()
+
+    /// Loads the record in `outputDirectory`, if it was made with the same `key`.
+    public init(outputDirectory: String, key: String) {
+        path = (outputDirectory as NSString).appendingPathComponent(Self.fileName)
+        self.key = key
+        previous = (try? OutputFile.read(path)).map { Self.parse($0, key: key) } ?? [:]
+    }
+
+    /// The page title when `job`'s output is known to be what `input` converts to.
+    func unchangedTitle(_ job: BatchJob, input: [UInt8]) -> String? {
+        guard let entry = previous[job.input], entry.output == job.output, entry.inputHash == Self.hash(input),
+              let (size, modified) = Self.status(job.output), size == entry.outputSize, modified == entry.outputModified
+        else { return nil }
+        lock.withLock { current[job.input] = entry }
+        return entry.title
+    }
+
+    /// Notes that `job`'s output now holds what `input` converts to.
+    func record(_ job: BatchJob, input: [UInt8], title: String) {
+        guard let (size, modified) = Self.status(job.output) else { return }
+        let entry = Entry(inputHash: Self.hash(input), output: job.output, outputSize: size, outputModified: modified, title: title)
+        lock.withLock {
+            current[job.input] = entry
+            changed = true
+        }
+    }
+
+    /// Writes the record of this run (only the jobs it saw), unless it is the same as before.
+    public func save() {
+        let (entries, needed) = lock.withLock { (current, changed || current.count != previous.count) }
+        guard needed else { return }
+        var text = "outline-render build record 1\t" + Self.escaped(key) + "\n"
+        for input in entries.keys.sorted() {
+            guard let entry = entries[input] else { continue }
+            text += [Self.escaped(input), entry.inputHash, Self.escaped(entry.output), String(entry.outputSize),
+                     String(entry.outputModified), Self.escaped(entry.title)].joined(separator: "\t") + "\n"
+        }
+        _ = try? OutputFile.write(Array(text.utf8), to: path)
+    }
+
+    // MARK: - The file: a header line with the key, then one tab-separated line per input
+
+    private static func parse(_ bytes: [UInt8], key: String) -> [String: Entry] {
+        let lines = bytes.split(separator: 10)
+        guard let header = lines.first, header.elementsEqual(("outline-render build record 1\t" + escaped(key)).utf8) else { return [:] }
+        var entries: [String: Entry] = [:]
+        for line in lines.dropFirst() {
+            let fields = line.split(separator: 9, omittingEmptySubsequences: false).map { unescaped(String(decoding: $0, as: UTF8.self)) }
+            guard fields.count == 6, let size = Int64(fields[3]), let modified = Int64(fields[4]) else { return [:] }
+            entries[fields[0]] = Entry(inputHash: fields[1], output: fields[2], outputSize: size, outputModified: modified, title: fields[5])
+        }
+        return entries
+    }
+
+    /// `\`, tab and line feed escaped with a backslash (rare in paths and titles).
+    private static func escaped(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 == 92 || $0 == 9 || $0 == 10 }) else { return text }
+        var out: [UInt8] = []
+        for byte in text.utf8 {
+            switch byte {
+            case 92: out += [92, 92]
+            case 9: out += [92, UInt8(ascii: "t")]
+            case 10: out += [92, UInt8(ascii: "n")]
+            default: out.append(byte)
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func unescaped(_ text: String) -> String {
+        guard text.utf8.contains(92) else { return text }
+        var out = ""
+        var escaping = false
+        for character in text {
+            if escaping {
+                out.append(character == "t" ? "\t" : character == "n" ? "\n" : character)
+                escaping = false
+            } else if character == "\\" {
+                escaping = true
+            } else {
+                out.append(character)
+            }
+        }
+        return out
+    }
+
+    private static func status(_ path: String) -> (size: Int64, modified: Int64)? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return (Int64(info.st_size), Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
+    }
+
+    /// A 128-bit hash (two FNV-1a style lanes over 8-byte words, with different seeds and
+    /// primes) and the length: not cryptographic, only to notice that a source changed.
+    static func hash(_ bytes: [UInt8]) -> String {
+        var a: UInt64 = 0xcbf2_9ce4_8422_2325
+        var b: UInt64 = 0x8422_2325_cbf2_9ce4
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset + 8 <= buffer.count {
+                let word = buffer.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                a = (a ^ word) &* 0x0000_0100_0000_01B3
+                b = (b ^ (word >> 32 | word << 32)) &* 0x0000_0100_0000_0129
+                offset += 8
+            }
+            while offset < buffer.count {
+                a = (a ^ UInt64(buffer[offset])) &* 0x0000_0100_0000_01B3
+                b = (b ^ UInt64(buffer[offset])) &* 0x0000_0100_0000_0129
+                offset += 1
+            }
+        }
+        return String(a, radix: 16) + String(b, radix: 16) + "-" + String(bytes.count)
+    }
+}
+
+extension ConversionOptions {
+    /// Everything about the options that can change an output, as one stable string.
+    public var fingerprint: String {
+        [
+            from?.rawValue ?? "-", to.rawValue, title.map { "t:" + $0 } ?? "-", ascii ? "ascii" : "-",
+            collapse.all.map { $0 ? "expand-all" : "collapse-all" } ?? "-",
+            collapse.expand.sorted().joined(separator: "\u{1}"), collapse.collapse.sorted().joined(separator: "\u{1}"),
+            collapse.depth.map(String.init) ?? "-",
+            html.fragment ? "fragment" : "-", html.unsafe ? "unsafe" : "-", html.accordion ? "accordion" : "-",
+            html.template?.fingerprint ?? "default",
+            EmbeddedTemplates.files.keys.sorted().map { BuildRecord.hash(Array((EmbeddedTemplates.files[$0] ?? "").utf8)) }.joined(),
+        ].joined(separator: "\u{0}")
+    }
+}
