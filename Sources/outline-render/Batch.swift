@@ -24,7 +24,7 @@ struct Batch {
         let runner = BatchRunner(
             converter: Converter(options: options), workers: parsed.jobs ?? ProcessInfo.processInfo.activeProcessorCount,
             check: parsed.check, temporaries: temporaries, record: record)
-        let tally = Tally()
+        let tally = Tally(keepsPages: parsed.index)
         let total = plan.jobs.count
         let reporter = reporter
         runner.run(plan.jobs, started: { index, job in
@@ -77,6 +77,10 @@ private final class Tally: @unchecked Sendable {
     private(set) var written = 0, unchanged = 0, upToDate = 0, stale = 0, missing = 0, failed = 0
     private var files = 0
     private var converted: [BatchResult] = []
+    /// Only a docs index needs the converted pages' titles.
+    private let keepsPages: Bool
+
+    init(keepsPages: Bool) { self.keepsPages = keepsPages }
 
     /// The pages converted, in job order.
     var pages: [BatchResult] { lock.withLock { converted } }
@@ -92,7 +96,7 @@ private final class Tally: @unchecked Sendable {
             case .stale(let isMissing): if isMissing { missing += 1 } else { stale += 1 }
             case .failed: failed += 1
             }
-            if countsAsPage, result.title != nil { converted.append(result) }
+            if keepsPages, countsAsPage, result.title != nil { converted.append(result) }
         }
     }
 
