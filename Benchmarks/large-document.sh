@@ -6,11 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-5}
-for tool in hyperfine cmark pandoc; do
-  command -v "$tool" >/dev/null || { echo "error: $tool is needed (apt-get install $tool)"; exit 1; }
-done
-swift build -c release >/dev/null
-tool=.build/release/outline-render
+source Benchmarks/common.sh
 
 mkdir -p Benchmarks/data
 doc=Benchmarks/data/large.md

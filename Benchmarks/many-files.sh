@@ -7,11 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-3}
-for tool in hyperfine cmark pandoc; do
-  command -v "$tool" >/dev/null || { echo "error: $tool is needed (apt-get install $tool)"; exit 1; }
-done
-swift build -c release >/dev/null
-tool=$PWD/.build/release/outline-render
+source Benchmarks/common.sh
 data=Benchmarks/data
 [ -d $data/tree ] || python3 Benchmarks/make-tree.py $data/tree 10000 100
 [ -d $data/tree-1k ] || python3 Benchmarks/make-tree.py $data/tree-1k 1000 10

@@ -1,3 +1,4 @@
+import Foundation
 import OutlineConvert
 
 /// The parsed command line.
@@ -167,5 +168,3 @@ struct Arguments {
 
         """
 }
-
-import Foundation

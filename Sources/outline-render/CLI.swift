@@ -66,21 +66,21 @@ struct CLI {
         let name = input == "-" ? "<stdin>" : input
         do {
             let conversion = try Converter(options: options)
-                .convert(input == "-" ? readStandardInput() : OutputFile.read(input), file: name)
+                .convert(input == "-" ? readStandardInput() : Files.read(input), file: name)
             conversion.warnings.forEach(reporter.warning)
             guard let output else {
-                if !parsed.check { try OutputFile.writeToStandardOutput(conversion.bytes) }
+                if !parsed.check { try Files.writeToStandardOutput(conversion.bytes) }
                 return 0
             }
             if parsed.check {
-                let current = try? OutputFile.read(output)
+                let current = try? Files.read(output)
                 guard current == conversion.bytes else {
                     reporter.error(file: output, "\(current == nil ? "missing" : "stale"): regenerate it from \(name)")
                     return 1
                 }
                 return 0
             }
-            let outcome = try OutputFile.write(conversion.bytes, to: output, temporaries: temporaries)
+            let outcome = try Files.write(conversion.bytes, to: output, temporaries: temporaries)
             reporter.note("\(output): \(outcome == .written ? "written" : "unchanged")")
             return 0
         } catch let error as ConversionError {
@@ -124,7 +124,7 @@ func printError(_ message: String) {
 }
 
 func readText(_ path: String) throws -> String {
-    let bytes = try OutputFile.read(path)
+    let bytes = try Files.read(path)
     guard let text = String(validating: bytes, as: UTF8.self) else {
         throw ConversionError.malformed(SourceLocation(file: path), "the file is not valid UTF-8")
     }

@@ -109,7 +109,7 @@ enum Support {
     static func outline(_ text: String, file: String = "test.md", _ configure: (inout ConversionOptions) -> Void = { _ in }) throws -> Outline {
         var options = ConversionOptions()
         configure(&options)
-        return try Converter(options: options).read(Array(text.utf8), file: file).0.outline
+        return try Converter(options: options).read(Array(text.utf8), file: file).outline
     }
 
     /// The nodes of an outline in document order, with their depth.

@@ -36,7 +36,7 @@ public struct BatchPlan: Sendable {
                     BatchJob(input: $0.path, output: Self.outputPath(outputDirectory, $0.relative, format))
                 }
             } else {
-                let name = (input as NSString).lastPathComponent
+                let name = Path.lastComponent(input)
                 jobs.append(BatchJob(input: input, output: Self.outputPath(outputDirectory, name, format)))
             }
         }
@@ -138,27 +138,5 @@ private struct TreeWalker {
         guard format == .xml else { return nil }
         let root = XMLRootName.of(file: path)
         return root == "outline" ? nil : "XML whose root is <\(root ?? "?")>, not <outline>"
-    }
-}
-
-/// Path helpers on plain strings (Foundation's NSString ones are slow on Linux, and a batch
-/// calls them for every file).
-enum Path {
-    /// `a/b` from `a` and `b` (no doubled `/`).
-    static func join(_ directory: String, _ name: String) -> String {
-        directory.isEmpty ? name : directory.hasSuffix("/") ? directory + name : directory + "/" + name
-    }
-
-    /// The extension of the last component, without the dot ("" if none; a leading dot is not one).
-    static func fileExtension(_ path: String) -> String {
-        let name = path.utf8.split(separator: UInt8(ascii: "/")).last ?? path.utf8[...]
-        guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot != name.startIndex else { return "" }
-        return String(decoding: name[name.index(after: dot)...], as: UTF8.self)
-    }
-
-    /// The path without the extension of its last component.
-    static func deletingExtension(_ path: String) -> String {
-        let ext = fileExtension(path)
-        return ext.isEmpty ? path : String(decoding: path.utf8.dropLast(ext.utf8.count + 1), as: UTF8.self)
     }
 }

@@ -60,7 +60,7 @@ public struct BatchRunner: Sendable {
     public func convert(_ job: BatchJob) -> BatchResult {
         let input: [UInt8]
         do {
-            input = try OutputFile.read(job.input)
+            input = try Files.read(job.input)
         } catch let error as ConversionError {
             return BatchResult(job: job, outcome: .failed(error), warnings: [], title: nil)
         } catch {
@@ -81,7 +81,7 @@ public struct BatchRunner: Sendable {
     /// title, in folder order, converted like the pages themselves. Nil when one of the
     /// pages is that `index.html` already.
     public func index(of pages: [BatchResult], outputDirectory: String) -> BatchResult? {
-        let path = (outputDirectory as NSString).appendingPathComponent("index.html")
+        let path = Path.join(outputDirectory, "index.html")
         guard !pages.contains(where: { BatchPlan.absolute($0.job.output) == BatchPlan.absolute(path) }) else { return nil }
         let entries = pages.compactMap { page in page.title.map { (page.job.output, $0) } }
         let markdown = DocsIndex.markdown(title: "Index", pages: entries, outputDirectory: outputDirectory)
@@ -100,12 +100,12 @@ public struct BatchRunner: Sendable {
             let conversion = try conversion()
             let outcome: BatchOutcome
             if check {
-                let current = try? OutputFile.read(job.output)
+                let current = try? Files.read(job.output)
                 outcome = current == conversion.bytes ? .upToDate : .stale(missing: current == nil)
             } else {
                 try FileManager.default.createDirectory(
-                    atPath: (job.output as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-                let written = try OutputFile.write(conversion.bytes, to: job.output, temporaries: temporaries)
+                    atPath: Path.parent(job.output), withIntermediateDirectories: true)
+                let written = try Files.write(conversion.bytes, to: job.output, temporaries: temporaries)
                 outcome = written == .written ? .written : .unchanged
             }
             return BatchResult(job: job, outcome: outcome, warnings: conversion.warnings, title: conversion.title)

@@ -28,9 +28,9 @@ public final class BuildRecord: @unchecked Sendable {
 
     /// Loads the record in `outputDirectory`, if it was made with the same `key`.
     public init(outputDirectory: String, key: String) {
-        path = (outputDirectory as NSString).appendingPathComponent(Self.fileName)
+        path = Path.join(outputDirectory, Self.fileName)
         self.key = key
-        previous = (try? OutputFile.read(path)).map { Self.parse($0, key: key) } ?? [:]
+        previous = (try? Files.read(path)).map { Self.parse($0, key: key) } ?? [:]
     }
 
     /// The page title when `job`'s output is known to be what `input` converts to.
@@ -62,7 +62,7 @@ public final class BuildRecord: @unchecked Sendable {
             text += [Self.escaped(input), entry.inputHash, Self.escaped(entry.output), String(entry.outputSize),
                      String(entry.outputModified), Self.escaped(entry.title)].joined(separator: "\t") + "\n"
         }
-        _ = try? OutputFile.write(Array(text.utf8), to: path)
+        _ = try? Files.write(Array(text.utf8), to: path)
     }
 
     // MARK: - The file: a header line with the key, then one tab-separated line per input

@@ -42,7 +42,8 @@ public struct Converter: Sendable {
     /// Converts one input. `file` names it in messages and gives its extension.
     public func convert(_ bytes: consuming [UInt8], file: String) throws -> Conversion {
         let inputSize = bytes.count
-        var (document, warnings) = try read(bytes, file: file)
+        let document = try read(bytes, file: file)
+        var warnings = document.warnings
         let outline = document.outline
         let title = pageTitle(outline, file: file)
         let output: [UInt8]
@@ -60,9 +61,9 @@ public struct Converter: Sendable {
     }
 
     /// Parses one input and resolves its ids and collapse state.
-    public func read(_ bytes: consuming [UInt8], file: String) throws -> (ParsedDocument, [Diagnostic]) {
+    public func read(_ bytes: consuming [UInt8], file: String) throws -> ParsedDocument {
         let format: InputFormat
-        if let chosen = options.from ?? InputFormat(pathExtension: (file as NSString).pathExtension) {
+        if let chosen = options.from ?? InputFormat(pathExtension: Path.fileExtension(file)) {
             format = chosen
         } else {
             format = InputFormat(sniffing: bytes[...])
@@ -74,16 +75,14 @@ public struct Converter: Sendable {
         case .xml: document = try XMLSectionParser().parse(bytes, file: file)
         }
         if let title = options.title { document.outline.title = title }
-        var warnings = document.warnings
-        warnings += IdentifierAssigner.assign(&document.outline, file: file)
-        warnings += CollapseRules.apply(options.collapse, to: &document.outline, file: file)
-        return (document, warnings)
+        document.warnings += IdentifierAssigner.assign(&document.outline, file: file)
+        document.warnings += CollapseRules.apply(options.collapse, to: &document.outline, file: file)
+        return document
     }
 
     /// The page's `<title>`: the outline's title, else its first node's, else the file name.
     private func pageTitle(_ outline: Outline, file: String) -> String {
-        outline.title ?? outline.nodes.first?.title
-            ?? ((file as NSString).lastPathComponent as NSString).deletingPathExtension
+        outline.title ?? outline.nodes.first?.title ?? Path.deletingExtension(Path.lastComponent(file))
     }
 
     /// A browser opens only the first of several `open` members of a `<details name>` group.

@@ -1,9 +1,9 @@
 import Foundation
 
-/// Writes outputs safely: a regular file is replaced atomically (a temporary file in the
-/// same folder, then a rename) and only when its content changes; anything else (a device,
-/// a pipe) is written in place. Nothing is left behind on failure.
-public enum OutputFile {
+/// Reads inputs whole, and writes outputs safely: a regular file is replaced atomically
+/// (a temporary file in the same folder, then a rename) and only when its content changes;
+/// anything else (a device, a pipe) is written in place. Nothing is left behind on failure.
+public enum Files {
     /// What a write did.
     public enum Outcome: Equatable, Sendable {
         case written
@@ -58,9 +58,7 @@ public enum OutputFile {
         if exists, let current = FileManager.default.contents(atPath: path), current.elementsEqual(content) {
             return .unchanged
         }
-        let directory = (path as NSString).deletingLastPathComponent
-        let name = (path as NSString).lastPathComponent
-        var template = Array(((directory.isEmpty ? "." : directory) + "/." + name + ".tmp-XXXXXX").utf8CString)
+        var template = Array(Path.join(Path.parent(path), "." + Path.lastComponent(path) + ".tmp-XXXXXX").utf8CString)
         let descriptor = mkstemp(&template)
         guard descriptor >= 0 else { throw failure(path) }
         let temporary = String(cString: template)
