@@ -28,7 +28,6 @@ let package = Package(
             dependencies: ["OutlineConvert"]),
         .testTarget(
             name: "OutlineConvertTests",
-            dependencies: ["OutlineConvert"],
-            exclude: ["Fixtures"]),
+            dependencies: ["OutlineConvert"]),
     ]
 )

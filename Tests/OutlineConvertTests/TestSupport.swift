@@ -7,7 +7,6 @@ import Testing
 enum Support {
     /// The package's root folder.
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let fixtures = root.appending(path: "Tests/OutlineConvertTests/Fixtures")
     static let examples = root.appending(path: "Examples")
 
     /// The `outline-render` binary built next to this test bundle.

@@ -55,13 +55,13 @@ public enum Files {
             try writeInPlace(content, to: path)
             return .written
         }
-        if exists, let current = FileManager.default.contents(atPath: path), current.elementsEqual(content) {
+        if exists, (try? read(path)) == content {
             return .unchanged
         }
         var template = Array(Path.join(Path.parent(path), "." + Path.lastComponent(path) + ".tmp-XXXXXX").utf8CString)
         let descriptor = mkstemp(&template)
         guard descriptor >= 0 else { throw failure(path) }
-        let temporary = String(cString: template)
+        let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         guard temporaries?.register(temporary) ?? true else {
             close(descriptor)
             unlink(temporary)
