@@ -4,64 +4,103 @@
 /// when the outline has none, `attributes` when empty. Keys keep this order and attribute
 /// keys are sorted, so the same outline always gives the same bytes.
 struct JSONEmitter {
-    func render(_ outline: Outline) -> String {
-        var json = "{\n  \"version\": 1,\n"
-        if let title = outline.title { json += "  \"title\": \(Self.quoted(title)),\n" }
-        json += "  \"body\": \(Self.quoted(outline.body)),\n"
-        if !outline.attributes.isEmpty { json += "  \"attributes\": \(Self.object(outline.attributes)),\n" }
-        json += "  \"sections\": "
+    func render(_ outline: Outline) -> [UInt8] {
+        var json = ByteBuffer(capacity: outline.body.utf8.count + 4096)
+        json.write("{\n  \"version\": 1,\n" as StaticString)
+        if let title = outline.title { field("title", title, indent: "  ", into: &json) }
+        field("body", outline.body, indent: "  ", into: &json)
+        if !outline.attributes.isEmpty { attributes(outline.attributes, indent: "  ", into: &json) }
+        json.write("  \"sections\": " as StaticString)
         write(outline.nodes, indent: "  ", into: &json)
-        json += "\n}\n"
-        return json
+        json.write("\n}\n" as StaticString)
+        return json.bytes
     }
 
-    private func write(_ nodes: [OutlineNode], indent: String, into json: inout String) {
+    private func write(_ nodes: [OutlineNode], indent: String, into json: inout ByteBuffer) {
         guard !nodes.isEmpty else {
-            json += "[]"
+            json.write("[]" as StaticString)
             return
         }
-        json += "[\n"
+        json.write("[\n" as StaticString)
         let inner = indent + "    "
         for (index, node) in nodes.enumerated() {
-            json += indent + "  {\n"
-            json += inner + "\"id\": \(Self.quoted(node.id)),\n"
-            json += inner + "\"title\": \(Self.quoted(node.title)),\n"
-            json += inner + "\"collapsed\": \(node.isCollapsed),\n"
-            json += inner + "\"body\": \(Self.quoted(node.body)),\n"
-            if !node.attributes.isEmpty { json += inner + "\"attributes\": \(Self.object(node.attributes)),\n" }
-            json += inner + "\"children\": "
+            json.write(indent + "  {\n")
+            field("id", node.id, indent: inner, into: &json)
+            field("title", node.title, indent: inner, into: &json)
+            json.write(inner + "\"collapsed\": " + (node.isCollapsed ? "true" : "false") + ",\n")
+            field("body", node.body, indent: inner, into: &json)
+            if !node.attributes.isEmpty { attributes(node.attributes, indent: inner, into: &json) }
+            json.write(inner + "\"children\": ")
             write(node.children, indent: inner, into: &json)
-            json += "\n" + indent + (index == nodes.count - 1 ? "  }\n" : "  },\n")
+            json.write("\n" + indent + (index == nodes.count - 1 ? "  }\n" : "  },\n"))
         }
-        json += indent + "]"
+        json.write(indent + "]")
     }
 
-    private static func object(_ values: [String: String]) -> String {
-        "{" + values.keys.sorted().map { "\(quoted($0)): \(quoted(values[$0] ?? ""))" }.joined(separator: ", ") + "}"
+    /// `"name": "value",` on its own line.
+    private func field(_ name: String, _ value: String, indent: String, into json: inout ByteBuffer) {
+        json.write(indent + "\"" + name + "\": ")
+        Self.quote(value, into: &json)
+        json.write(",\n" as StaticString)
     }
 
-    /// A JSON string literal: `"` and `\` escaped, control characters as `\n`, `\t` or `\u00XX`.
+    private func attributes(_ values: [String: String], indent: String, into json: inout ByteBuffer) {
+        json.write(indent + "\"attributes\": {")
+        for (index, key) in values.keys.sorted().enumerated() {
+            if index > 0 { json.write(", " as StaticString) }
+            Self.quote(key, into: &json)
+            json.write(": " as StaticString)
+            Self.quote(values[key] ?? "", into: &json)
+        }
+        json.write("},\n" as StaticString)
+    }
+
+    /// A JSON string literal: `"` and `\` escaped, control characters as `\n`, `\t` or `\u00XX`,
+    /// and U+2028/U+2029 escaped (JavaScript treats them as line ends). Runs of other bytes
+    /// are copied as they are.
     static func quoted(_ text: String) -> String {
-        var out = "\""
-        out.reserveCapacity(text.utf8.count + 2)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{2028}": out += "\\u2028"
-            case "\u{2029}": out += "\\u2029"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
+        var json = ByteBuffer()
+        quote(text, into: &json)
+        return String(decoding: json.bytes, as: UTF8.self)
+    }
+
+    static func quote(_ text: String, into json: inout ByteBuffer) {
+        var text = text
+        json.write("\"" as StaticString)
+        text.withUTF8 { bytes in
+            var runStart = 0
+            var index = 0
+            func flush(upTo end: Int) {
+                if end > runStart { json.write(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[runStart..<end]))) }
             }
+            while index < bytes.count {
+                let byte = bytes[index]
+                let escape: String?
+                var length = 1
+                switch byte {
+                case UInt8(ascii: "\""): escape = "\\\""
+                case UInt8(ascii: "\\"): escape = "\\\\"
+                case 10: escape = "\\n"
+                case 13: escape = "\\r"
+                case 9: escape = "\\t"
+                case 0..<0x20:
+                    let hex = String(byte, radix: 16)
+                    escape = "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                case 0xE2 where index + 2 < bytes.count && bytes[index + 1] == 0x80 && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9):
+                    escape = bytes[index + 2] == 0xA8 ? "\\u2028" : "\\u2029"
+                    length = 3
+                default:
+                    escape = nil
+                }
+                if let escape {
+                    flush(upTo: index)
+                    json.write(escape)
+                    runStart = index + length
+                }
+                index += length
+            }
+            flush(upTo: bytes.count)
         }
-        return out + "\""
+        json.write("\"" as StaticString)
     }
 }

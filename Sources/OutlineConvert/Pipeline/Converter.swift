@@ -55,7 +55,7 @@ public struct Converter: Sendable {
         case .text:
             output = Array(TextEmitter(ascii: options.ascii, bodies: document.bodies).render(outline).utf8)
         case .json:
-            output = Array(JSONEmitter().render(outline).utf8)
+            output = JSONEmitter().render(outline)
         }
         return Conversion(bytes: output, warnings: warnings, title: title)
     }

@@ -137,10 +137,13 @@ private let refuseUnparsedEntity: unparsedEntityDeclSAXFunc = { context, name, _
 
 /// libxml2 keeps only line numbers on nodes; this finds each start tag's column by scanning
 /// its line, in document order (the n-th element named `x` on a line is the n-th `<x`).
+/// Scanning resumes where the previous tag on the same line was found, and so does the
+/// character count, so a whole minified file on one line stays linear.
 private struct ColumnFinder {
     private let source: [UInt8]
     private var lineStarts: [Int] = [0]
-    private var cursor: (line: Int, offset: Int) = (0, 0)
+    /// Where the last tag was found: its line, the byte after its name, and that byte's column.
+    private var cursor: (line: Int, offset: Int, column: Int) = (0, 0, 1)
 
     init(source: [UInt8]) {
         self.source = source
@@ -149,20 +152,25 @@ private struct ColumnFinder {
 
     mutating func column(ofTag name: String, onLine line: Int) -> Int {
         guard line >= 1, line <= lineStarts.count else { return 0 }
-        let start = lineStarts[line - 1]
         let end = line < lineStarts.count ? lineStarts[line] : source.count
-        var from = cursor.line == line ? cursor.offset : start
+        var (from, column) = cursor.line == line ? (cursor.offset, cursor.column) : (lineStarts[line - 1], 1)
         let tag = Array(("<" + name).utf8)
         while from + tag.count <= end {
-            if source[from..<(from + tag.count)].elementsEqual(tag) {
+            if source[from] == tag[0], source[from..<(from + tag.count)].elementsEqual(tag) {
                 let after = from + tag.count
                 if after >= source.count || [32, 9, 10, 13, 47, 62].contains(source[after]) {
-                    cursor = (line, after)
-                    return source[start..<from].reduce(1) { $1 & 0xC0 == 0x80 ? $0 : $0 + 1 }
+                    cursor = (line, after, column + Self.characters(source[from..<after]))
+                    return column
                 }
             }
+            if source[from] & 0xC0 != 0x80 { column += 1 }
             from += 1
         }
         return 0
+    }
+
+    /// Characters (not bytes) in `bytes`: continuation bytes do not start one.
+    private static func characters(_ bytes: ArraySlice<UInt8>) -> Int {
+        bytes.reduce(0) { $1 & 0xC0 == 0x80 ? $0 : $0 + 1 }
     }
 }
