@@ -168,6 +168,7 @@ import Testing
         ("nul.plist", Array("<plist><array>\0</array></plist>".utf8), "nul.plist:1:"),
         ("empty.xml", [], "empty.xml:1:1: error: the file is empty"),
         ("empty.plist", [], "empty.plist:1:1: error: the file is empty"),
+        ("empty.md", [], "empty.md:1:1: error: the file is empty"),
         ("random.xml", (0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ ($0 >> 3) &* 31) }, "random.xml:1:"),
         ("cut.plist", Array("<?xml version=\"1.0\"?>\n<plist><array><dict><key>name</key><str".utf8), "cut.plist:2:"),
         ("cut.md", Array("# A\n\u{E9}".utf8).dropLast(), "cut.md:2:1: error: the file is not valid UTF-8"),

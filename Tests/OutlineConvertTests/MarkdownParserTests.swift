@@ -84,9 +84,12 @@ import Testing
         #expect(outline.nodes.isEmpty)
     }
 
-    @Test func emptyFileIsAnEmptyOutline() throws {
-        let outline = try Support.outline("")
-        #expect(outline == Outline())
+    @Test func anEmptyFileIsAnError() throws {
+        #expect(throws: ConversionError.malformed(SourceLocation(file: "test.md", line: 1, column: 1), "the file is empty; there is no outline in it")) {
+            try Support.outline("")
+        }
+        #expect(throws: ConversionError.self) { try Support.outline("\u{FEFF}") }
+        #expect(try Support.outline("\n").nodes.isEmpty)  // a blank line is a (blank) document
     }
 
     @Test func titlesArePlainText() throws {

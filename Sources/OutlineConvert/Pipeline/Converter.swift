@@ -60,8 +60,12 @@ public struct Converter: Sendable {
         return Conversion(bytes: output, warnings: warnings, title: title)
     }
 
-    /// Parses one input and resolves its ids and collapse state.
+    /// Parses one input and resolves its ids and collapse state. An empty input (nothing,
+    /// or only a byte-order mark) is an error in every format.
     public func read(_ bytes: consuming [UInt8], file: String) throws -> ParsedDocument {
+        guard !bytes.isEmpty, bytes != [0xEF, 0xBB, 0xBF] else {
+            throw ConversionError.malformed(SourceLocation(file: file, line: 1, column: 1), "the file is empty; there is no outline in it")
+        }
         let format: InputFormat
         if let chosen = options.from ?? InputFormat(pathExtension: Path.fileExtension(file)) {
             format = chosen

@@ -11,9 +11,6 @@ enum XMLReader {
 
     /// The document's root element. Errors carry the file, line and column of the first problem.
     static func parse(_ bytes: [UInt8], file: String) throws -> XMLElement {
-        guard !bytes.isEmpty else {
-            throw ConversionError.malformed(SourceLocation(file: file, line: 1, column: 1), "the file is empty")
-        }
         guard let context = xmlNewParserCtxt() else {
             throw ConversionError.io(path: file, "libxml2 could not allocate a parser")
         }
