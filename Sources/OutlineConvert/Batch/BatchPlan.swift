@@ -14,6 +14,7 @@ public struct BatchJob: Equatable, Sendable {
 /// output folder itself, and symbolic links that would loop. A file named on the command
 /// line is always tried.
 public struct BatchPlan: Sendable {
+    /// The files to convert, in folder order.
     public private(set) var jobs: [BatchJob] = []
     /// Paths passed over, with the reason (`-v` lists them).
     public private(set) var skipped: [(path: String, reason: String)] = []

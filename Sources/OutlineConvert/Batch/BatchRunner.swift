@@ -16,9 +16,13 @@ public enum BatchOutcome: Equatable, Sendable {
 
 /// A finished job: its outcome, warnings, and the page title (for a docs index).
 public struct BatchResult: Sendable {
+    /// The job this is the result of.
     public let job: BatchJob
+    /// How it ended.
     public let outcome: BatchOutcome
+    /// Warnings met while converting it.
     public let warnings: [Diagnostic]
+    /// The page title, when it converted.
     public let title: String?
 }
 
@@ -26,14 +30,18 @@ public struct BatchResult: Sendable {
 /// `Converter`; the bytes written never depend on the number of workers. Results are
 /// handed to `report` one at a time and in job order, whatever order they finish in.
 public struct BatchRunner: Sendable {
+    /// The per-document pipeline every job goes through.
     public let converter: Converter
+    /// How many files are converted at once.
     public let workers: Int
     /// Write nothing; say which outputs are missing or differ.
     public let check: Bool
+    /// The temporary files being written, for an interrupt to remove.
     public let temporaries: TemporaryFiles
     /// What the last run wrote; jobs whose input and output are as it recorded are skipped.
     public let record: BuildRecord?
 
+    /// A runner; `record`, when given, lets unchanged jobs be skipped.
     public init(converter: Converter, workers: Int, check: Bool, temporaries: TemporaryFiles, record: BuildRecord? = nil) {
         self.converter = converter
         self.workers = max(1, workers)

@@ -7,6 +7,7 @@ public final class TemporaryFiles: @unchecked Sendable {
     private var paths: Set<String> = []
     private var closed = false
 
+    /// An empty registry.
     public init() {}
 
     /// Records `path`; false when the run is being interrupted (do not write it then).

@@ -9,6 +9,7 @@ public struct HTMLOptions: Equatable, Sendable {
     /// A user page template to use instead of the default.
     public var template: PageTemplate?
 
+    /// HTML options; every one off by default.
     public init(fragment: Bool = false, unsafe: Bool = false, accordion: Bool = false, template: PageTemplate? = nil) {
         self.fragment = fragment
         self.unsafe = unsafe

@@ -12,6 +12,7 @@ public struct Outline: Equatable, Sendable {
     /// The source's own default for `--collapse-depth` (front matter `collapse-depth:`).
     public var collapseDepth: Int?
 
+    /// An outline; empty by default.
     public init(
         title: String? = nil, body: String = "", nodes: [OutlineNode] = [],
         attributes: [String: String] = [:], collapseDepth: Int? = nil

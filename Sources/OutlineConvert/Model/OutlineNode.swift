@@ -15,6 +15,7 @@ public struct OutlineNode: Equatable, Sendable {
     /// Where the node starts in its source (line, 1-based), for messages; 0 when unknown.
     public var line: Int
 
+    /// A node; everything but the title has a default.
     public init(
         title: String, id: String = "", collapsed: Bool? = nil, body: String = "",
         children: [OutlineNode] = [], attributes: [String: String] = [:], line: Int = 0

@@ -4,6 +4,7 @@ import Foundation
 /// nested under the nearest preceding heading of a lower level; the text between headings
 /// is each node's body, as the exact source slice.
 public struct MarkdownParser: Sendable {
+    /// A parser; it keeps no state between documents.
     public init() {}
 
     /// Parses Markdown `text`; `file` names the source in messages.

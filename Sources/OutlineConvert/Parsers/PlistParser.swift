@@ -3,6 +3,7 @@
 /// and optionally `collapsed`, `detail`, `id`, `items` (strings or section dicts) and
 /// `attributes` (a dict of strings, for round trips).
 public struct PlistParser: Sendable {
+    /// A parser; it keeps no state between documents.
     public init() {}
 
     /// Parses the plist in `bytes`; `file` names it in messages.

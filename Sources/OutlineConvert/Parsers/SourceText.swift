@@ -59,10 +59,11 @@ enum SourceText {
     static func firstInvalidUTF8(in bytes: [UInt8]) -> Int? {
         bytes.withUnsafeBufferPointer { buffer -> Int? in
             let count = buffer.count
+            let raw = UnsafeRawBufferPointer(buffer)
             var i = 0
             while i < count {
                 if i + 8 <= count {
-                    let word = UnsafeRawPointer(buffer.baseAddress! + i).loadUnaligned(as: UInt64.self)
+                    let word = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
                     if word & 0x8080_8080_8080_8080 == 0 {
                         i += 8
                         continue

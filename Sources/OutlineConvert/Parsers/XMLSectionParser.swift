@@ -4,6 +4,7 @@
 /// an `<item title=…>text</item>` is a leaf whose text is its body. Other attributes are
 /// kept as node attributes; any other element is an error.
 public struct XMLSectionParser: Sendable {
+    /// A parser; it keeps no state between documents.
     public init() {}
 
     /// Parses the XML in `bytes`; `file` names it in messages.

@@ -9,6 +9,7 @@ public struct CollapseOptions: Equatable, Sendable {
     /// `--collapse-depth N`: nodes at depth ≥ N start closed (the top is depth 1).
     public var depth: Int?
 
+    /// No rules: the sources decide.
     public init(all: Bool? = nil, expand: Set<String> = [], collapse: Set<String> = [], depth: Int? = nil) {
         self.all = all
         self.expand = expand

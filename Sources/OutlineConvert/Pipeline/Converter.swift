@@ -15,6 +15,7 @@ public struct ConversionOptions: Equatable, Sendable {
     /// ASCII markers in text output.
     public var ascii = false
 
+    /// The defaults: format from the file, HTML out, no collapse rules.
     public init() {}
 }
 
@@ -22,6 +23,7 @@ public struct ConversionOptions: Equatable, Sendable {
 public struct Conversion: Sendable {
     /// The output, UTF-8.
     public var bytes: [UInt8]
+    /// Warnings met while converting (the output is still complete).
     public var warnings: [Diagnostic]
     /// The document's title as a page shows it (for a docs index).
     public var title: String
@@ -33,8 +35,10 @@ public struct Conversion: Sendable {
 /// The per-document pipeline: bytes → parser → ids → collapse rules → emitter. A batch is
 /// a loop over `convert`.
 public struct Converter: Sendable {
+    /// How every document is converted.
     public let options: ConversionOptions
 
+    /// A converter for `options`.
     public init(options: ConversionOptions) {
         self.options = options
     }
