@@ -76,10 +76,11 @@ final class CommonMarkDocument {
         }
     }
 
-    /// Plain text of the blocks in `range`: no Markdown syntax; lists keep a bullet or number,
-    /// block quotes and list items are indented, code keeps its lines, raw HTML is dropped.
-    func plainText(ofBlocks range: Range<Int>) -> String {
-        var writer = PlainTextWriter()
+    /// Plain text of the blocks in `range`, every non-blank line starting with `indent`: no
+    /// Markdown syntax; lists keep a bullet or number, block quotes and list items are
+    /// indented, code keeps its lines, raw HTML is dropped.
+    func plainText(ofBlocks range: Range<Int>, indent: String) -> String {
+        var writer = PlainTextWriter(indent: indent)
         for node in blockNodes[range] { writer.write(node) }
         return writer.finish()
     }
@@ -140,11 +141,14 @@ private struct PlainTextWriter {
     }
 
     private static let maxIndentDepth = 16
+    private let indent: String
     private var output = ""
     private var containers: [Container] = []
     private var lists: [List] = []
     private var wroteBlock = false
     private var inline = ""
+
+    init(indent: String) { self.indent = indent }
 
     mutating func write(_ node: OpaquePointer) {
         CommonMarkDocument.walk(node) { node, entering in handle(node, entering: entering) }
@@ -212,17 +216,33 @@ private struct PlainTextWriter {
     private mutating func emit(_ text: String) {
         if needsBlankLine { output += "\n" }
         wroteBlock = true
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            var prefix = ""
+        for line in text.lines {
+            var prefix = indent
+            var onlySpaces = true
             for index in containers.indices {
                 if index < Self.maxIndentDepth {
-                    prefix += containers[index].firstLinePending ? containers[index].first : containers[index].rest
+                    let piece = containers[index].firstLinePending ? containers[index].first : containers[index].rest
+                    prefix += piece
+                    onlySpaces = onlySpaces && piece.utf8.allSatisfy { $0 == 32 }
                 }
                 containers[index].firstLinePending = false
             }
-            let full = prefix + line
-            output += full.allSatisfy({ $0 == " " }) ? "" : full
+            if !(line.isEmpty && onlySpaces) { output += prefix + line }  // no trailing white space
             output += "\n"
         }
+    }
+}
+
+extension String {
+    /// The text's lines, split at LF only (by bytes: no grapheme breaking).
+    var lines: [Substring] {
+        var lines: [Substring] = []
+        var start = utf8.startIndex
+        for index in utf8.indices where utf8[index] == 10 {
+            lines.append(self[start..<index])
+            start = utf8.index(after: index)
+        }
+        lines.append(self[start...])
+        return lines
     }
 }

@@ -27,18 +27,14 @@ struct TextEmitter {
                 continue
             }
             let bodyIndent = indent + "  "
-            let body = bodies.plainText(node.body, number: number)
-            if !body.isEmpty {
-                for line in body.split(separator: "\n", omittingEmptySubsequences: false) {
-                    text += line.isEmpty ? "\n" : bodyIndent + line + "\n"
-                }
-            }
+            let body = bodies.plainText(node.body, number: number, indent: bodyIndent)
+            if !body.isEmpty { text += body + "\n" }
             write(node.children, indent: bodyIndent, into: &text, number: &number)
         }
     }
 
     private static func oneLine(_ title: String) -> String {
-        title.split(whereSeparator: \.isNewline).joined(separator: " ")
+        title.utf8.contains(where: { $0 == 10 || $0 == 13 }) ? title.split(whereSeparator: \.isNewline).joined(separator: " ") : title
     }
 
     private static func count(_ nodes: [OutlineNode]) -> Int {

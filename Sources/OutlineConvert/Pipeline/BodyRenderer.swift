@@ -23,9 +23,10 @@ struct BodyRenderer {
         document?.appendHTML(ofBlocks: range, unsafe: unsafe, to: &html)
     }
 
-    func plainText(_ body: String, number: Int) -> String {
+    /// The body as plain text, each non-blank line starting with `indent`.
+    func plainText(_ body: String, number: Int, indent: String = "") -> String {
         let (document, range) = source(body, number: number)
-        return document.map { $0.plainText(ofBlocks: range) } ?? ""
+        return document.map { $0.plainText(ofBlocks: range, indent: indent) } ?? ""
     }
 
     private func source(_ body: String, number: Int) -> (CommonMarkDocument?, Range<Int>) {
