@@ -63,7 +63,18 @@ final class CommonMarkDocument {
         self.blocks = blocks
     }
 
-    deinit { cmark_node_free(root) }
+    /// Above this many top-level blocks, the tree is freed on a background thread, so that
+    /// the output can be written meanwhile on a second core; a small tree is freed at once.
+    private static let backgroundFreeThreshold = 50_000
+
+    deinit {
+        guard blockNodes.count > Self.backgroundFreeThreshold else {
+            cmark_node_free(root)
+            return
+        }
+        let tree = UnownedTree(root: root)
+        DispatchQueue.global(qos: .utility).async { cmark_node_free(tree.root) }
+    }
 
     /// Appends the HTML cmark renders for the blocks in `range` to `html`. Raw HTML is
     /// omitted unless `unsafe`.
@@ -117,6 +128,11 @@ final class CommonMarkDocument {
             visit(current, event == CMARK_EVENT_ENTER)
         }
     }
+}
+
+/// A tree nothing else refers to any more, handed to another thread to be freed.
+private struct UnownedTree: @unchecked Sendable {
+    let root: OpaquePointer
 }
 
 // MARK: - Plain text
