@@ -71,14 +71,10 @@ struct HeadingMarkers {
 
 /// Pandoc's attribute syntax, the text between `{` and `}`: `#id`, `.class`, `key=value`,
 /// `key="quoted value"`, and `-` (pandoc's short form of `.unnumbered`).
-struct PandocAttributes: Equatable {
+struct PandocAttributes {
     var id: String?
     var classes: [String] = []
     var pairs: [(String, String)] = []
-
-    static func == (a: Self, b: Self) -> Bool {
-        a.id == b.id && a.classes == b.classes && a.pairs.elementsEqual(b.pairs, by: ==)
-    }
 
     /// Nil unless the whole text is valid attribute syntax.
     init?(_ text: String) {
