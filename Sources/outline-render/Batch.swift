@@ -50,14 +50,7 @@ struct Batch {
 
     private static func report(_ result: BatchResult, reporter: Reporter) {
         result.warnings.forEach(reporter.warning)
-        switch result.outcome {
-        case .failed(let error): reporter.error(error)
-        case .stale(let missing):
-            reporter.error(file: result.job.output, "\(missing ? "missing" : "stale"): regenerate it from \(result.job.input)")
-        case .written: reporter.note("\(result.job.output): written")
-        case .unchanged: reporter.note("\(result.job.output): unchanged")
-        case .upToDate: reporter.note("\(result.job.output): up to date")
-        }
+        reporter.outcome(result.outcome, input: result.job.input, output: result.job.output)
     }
 
     /// `index.html` in the output folder, unless the tree makes one itself.

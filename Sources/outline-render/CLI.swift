@@ -43,8 +43,8 @@ struct CLI {
             }
         }
         let temporaries = TemporaryFiles()
-        let interrupt = Self.removeTemporariesOnInterrupt(temporaries, reporter: reporter)
-        defer { interrupt.cancel() }
+        let interrupts = Self.removeTemporariesOnInterrupt(temporaries, reporter: reporter)
+        defer { interrupts.forEach { $0.cancel() } }
 
         if parsed.isBatch {
             guard let output = parsed.output else {
@@ -66,22 +66,15 @@ struct CLI {
         let name = input == "-" ? "<stdin>" : input
         do {
             let conversion = try Converter(options: options)
-                .convert(input == "-" ? readStandardInput() : Files.read(input), file: name)
+                .convert(input == "-" ? Files.readStandardInput() : Files.read(input), file: name)
             conversion.warnings.forEach(reporter.warning)
             guard let output else {
                 if !parsed.check { try Files.writeToStandardOutput(conversion.bytes) }
                 return 0
             }
-            if parsed.check {
-                let current = try? Files.read(output)
-                guard current == conversion.bytes else {
-                    reporter.error(file: output, "\(current == nil ? "missing" : "stale"): regenerate it from \(name)")
-                    return 1
-                }
-                return 0
-            }
-            let outcome = try Files.write(conversion.bytes, to: output, temporaries: temporaries)
-            reporter.note("\(output): \(outcome == .written ? "written" : "unchanged")")
+            let outcome = try BatchRunner.deliver(conversion.bytes, to: output, check: parsed.check, temporaries: temporaries)
+            reporter.outcome(outcome, input: name, output: output)
+            if case .stale = outcome { return 1 }
             return 0
         } catch let error as ConversionError {
             reporter.error(error)
@@ -97,8 +90,8 @@ struct CLI {
     }
 
     /// Ctrl-C (or a TERM signal) removes the temporary files being written, then exits 130.
-    private static func removeTemporariesOnInterrupt(_ temporaries: TemporaryFiles, reporter: Reporter) -> DispatchSourceSignal {
-        let sources = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
+    private static func removeTemporariesOnInterrupt(_ temporaries: TemporaryFiles, reporter: Reporter) -> [DispatchSourceSignal] {
+        [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
@@ -110,10 +103,6 @@ struct CLI {
             source.resume()
             return source
         }
-        // Cancelling the first cancels both: the second shares its lifetime.
-        let first = sources[0]
-        first.setCancelHandler { sources.dropFirst().forEach { $0.cancel() } }
-        return first
     }
 }
 
@@ -129,8 +118,4 @@ func readText(_ path: String) throws -> String {
         throw ConversionError.malformed(SourceLocation(file: path), "the file is not valid UTF-8")
     }
     return text
-}
-
-func readStandardInput() throws -> [UInt8] {
-    [UInt8](FileHandle.standardInput.readDataToEndOfFile())
 }

@@ -41,6 +41,17 @@ final class Reporter: @unchecked Sendable {
         emit(annotation("warning", diagnostic.location, diagnostic.message) ?? "\(diagnostic)")
     }
 
+    /// How one output ended: an error for a failure or a stale output, a `-v` note otherwise.
+    func outcome(_ outcome: BatchOutcome, input: String, output: String) {
+        switch outcome {
+        case .failed(let error): self.error(error)
+        case .stale(let missing): self.error(file: output, "\(missing ? "missing" : "stale"): regenerate it from \(input)")
+        case .written: note("\(output): written")
+        case .unchanged: note("\(output): unchanged")
+        case .upToDate: note("\(output): up to date")
+        }
+    }
+
     func note(_ message: String) {
         guard verbose else { return }
         emit(message)

@@ -103,19 +103,23 @@ public struct BatchRunner: Sendable {
         }
     }
 
+    /// Puts `content` at `output`: written only when it differs, or with `check` only
+    /// compared (`.upToDate` or `.stale`). The one place a single file and a batch job end.
+    public static func deliver(_ content: [UInt8], to output: String, check: Bool, temporaries: TemporaryFiles) throws -> BatchOutcome {
+        if check {
+            let current = try? Files.read(output)
+            return current == content ? .upToDate : .stale(missing: current == nil)
+        }
+        return try Files.write(content, to: output, temporaries: temporaries) == .written ? .written : .unchanged
+    }
+
     private func finish(_ job: BatchJob, _ conversion: () throws -> Conversion) -> BatchResult {
         do {
             let conversion = try conversion()
-            let outcome: BatchOutcome
-            if check {
-                let current = try? Files.read(job.output)
-                outcome = current == conversion.bytes ? .upToDate : .stale(missing: current == nil)
-            } else {
-                try FileManager.default.createDirectory(
-                    atPath: Path.parent(job.output), withIntermediateDirectories: true)
-                let written = try Files.write(conversion.bytes, to: job.output, temporaries: temporaries)
-                outcome = written == .written ? .written : .unchanged
+            if !check {
+                try FileManager.default.createDirectory(atPath: Path.parent(job.output), withIntermediateDirectories: true)
             }
+            let outcome = try Self.deliver(conversion.bytes, to: job.output, check: check, temporaries: temporaries)
             return BatchResult(job: job, outcome: outcome, warnings: conversion.warnings, title: conversion.title)
         } catch let error as ConversionError {
             return BatchResult(job: job, outcome: .failed(error), warnings: [], title: nil)

@@ -49,7 +49,7 @@ enum SourceText {
             lineStart = i + 1
         }
         // Count characters, not bytes: continuation bytes do not start one.
-        let column = bytes[lineStart..<index].reduce(1) { $1 & 0xC0 == 0x80 ? $0 : $0 + 1 }
+        let column = 1 + bytes[lineStart..<index].characterCount
         return SourceLocation(file: file, line: line, column: column)
     }
 
@@ -94,5 +94,12 @@ enum SourceText {
             }
             return nil
         }
+    }
+}
+
+extension Collection where Element == UInt8 {
+    /// The number of characters (Unicode scalars) in UTF-8 bytes: continuation bytes do not start one.
+    var characterCount: Int {
+        reduce(0) { $1 & 0xC0 == 0x80 ? $0 : $0 + 1 }
     }
 }

@@ -17,30 +17,50 @@ public enum Files {
             throw ConversionError.io(path: path, "cannot read: \(errno == ENOENT ? "no such file" : String(cString: strerror(errno)))")
         }
         defer { close(descriptor) }
+        return try read(descriptor, name: path)
+    }
+
+    /// Reads standard input to its end.
+    public static func readStandardInput() throws -> [UInt8] {
+        try read(STDIN_FILENO, name: "<stdin>")
+    }
+
+    /// Reads `descriptor` to its end. A regular file is read in one go into uninitialised
+    /// memory; a pipe or device (whose size is unknown) in growing chunks.
+    private static func read(_ descriptor: Int32, name: String) throws -> [UInt8] {
         var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw failure(path, "cannot read") }
-        guard (info.st_mode & S_IFMT) != S_IFDIR else { throw ConversionError.io(path: path, "is a directory") }
-        // Regular files are read in one go into uninitialised memory; pipes and devices
-        // (whose size is unknown) in chunks.
+        guard fstat(descriptor, &info) == 0 else { throw failure(name, "cannot read") }
+        guard (info.st_mode & S_IFMT) != S_IFDIR else { throw ConversionError.io(path: name, "is a directory") }
         var bytes: [UInt8] = []
         var chunk = max(Int(info.st_size) + 1, 65_536)
-        while true {
+        var endOfFile = false
+        while !endOfFile {
             var failed = false
-            var endOfFile = false
             let start = bytes.count
-            bytes.append(contentsOf: [UInt8](unsafeUninitializedCapacity: chunk) { buffer, initialized in
-                var filled = 0
-                while filled < buffer.count {
-                    let count = Foundation.read(descriptor, buffer.baseAddress.map { $0 + filled }, buffer.count - filled)
+            let capacity = start + chunk
+            let read = { (buffer: inout UnsafeMutableBufferPointer<UInt8>, initialized: inout Int) in
+                var filled = start
+                while filled < capacity {
+                    let count = Foundation.read(descriptor, buffer.baseAddress.map { $0 + filled }, capacity - filled)
                     if count < 0 && errno == EINTR { continue }
                     if count < 0 { failed = true }
                     if count <= 0 { endOfFile = true; break }
                     filled += count
                 }
                 initialized = filled
-            })
-            guard !failed else { throw failure(path, "cannot read") }
-            if endOfFile || bytes.count - start < chunk { break }
+            }
+            if start == 0 {
+                bytes = [UInt8](unsafeUninitializedCapacity: capacity, initializingWith: read)
+            } else {
+                // Only pipes and devices get here: grow, keeping what was read.
+                let previous = bytes
+                bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+                    _ = buffer.initialize(from: previous)
+                    initialized = start
+                    read(&buffer, &initialized)
+                }
+            }
+            guard !failed else { throw failure(name, "cannot read") }
             chunk = max(chunk, bytes.count / 2)
         }
         return bytes

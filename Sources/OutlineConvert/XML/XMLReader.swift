@@ -69,7 +69,7 @@ enum XMLReader {
             case XML_ELEMENT_NODE:
                 children.append(.element(try element(current, file: file, columns: &columns)))
             case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
-                children.append(.text(string(current.pointee.content), line: childLine))
+                children.append(.text(string(UnsafePointer(current.pointee.content)), line: childLine))
             case XML_ENTITY_REF_NODE:
                 throw ConversionError.refused(
                     SourceLocation(file: file, line: childLine, column: 0),
@@ -83,10 +83,6 @@ enum XMLReader {
     }
 
     private static func string(_ text: UnsafePointer<xmlChar>?) -> String {
-        text.map { String(cString: $0) } ?? ""
-    }
-
-    private static func string(_ text: UnsafeMutablePointer<xmlChar>?) -> String {
         text.map { String(cString: $0) } ?? ""
     }
 }
@@ -156,7 +152,7 @@ private struct ColumnFinder {
             if source[from] == tag[0], source[from..<(from + tag.count)].elementsEqual(tag) {
                 let after = from + tag.count
                 if after >= source.count || [32, 9, 10, 13, 47, 62].contains(source[after]) {
-                    cursor = (line, after, column + Self.characters(source[from..<after]))
+                    cursor = (line, after, column + source[from..<after].characterCount)
                     return column
                 }
             }
@@ -164,10 +160,5 @@ private struct ColumnFinder {
             from += 1
         }
         return 0
-    }
-
-    /// Characters (not bytes) in `bytes`: continuation bytes do not start one.
-    private static func characters(_ bytes: ArraySlice<UInt8>) -> Int {
-        bytes.reduce(0) { $1 & 0xC0 == 0x80 ? $0 : $0 + 1 }
     }
 }
