@@ -4,6 +4,8 @@ import OutlineConvert
 /// The parsed command line.
 struct Arguments {
     var inputs: [String] = []
+    /// Inputs named on the command line whose names are not UTF-8 (shown with `\xNN`).
+    var undecodableInputs: [String] = []
     var output: String?
     var conversion = ConversionOptions()
     var toWasGiven = false
@@ -22,12 +24,14 @@ struct Arguments {
         let message: String
     }
 
-    init(_ arguments: [String]) throws {
-        var rest = arguments[...]
+    /// Parses `arguments`; those at `undecodable` positions were not UTF-8 (and are shown
+    /// escaped): as inputs they fail one by one, as option values they are a usage error.
+    init(_ arguments: [String], undecodable: Set<Int> = []) throws {
+        var rest = Array(arguments.enumerated())[...]
         var onlyInputs = false
-        while let argument = rest.popFirst() {
+        while let (position, argument) = rest.popFirst() {
             if onlyInputs || argument == "-" || !argument.hasPrefix("-") {
-                inputs.append(argument)
+                if undecodable.contains(position) { undecodableInputs.append(argument) } else { inputs.append(argument) }
                 continue
             }
             if argument == "--" {
@@ -42,9 +46,12 @@ struct Arguments {
                 inlineValue = String(argument[argument.index(after: equals)...])
             }
             func value() throws -> String {
+                if undecodable.contains(position) || inlineValue == nil && rest.first.map({ undecodable.contains($0.offset) }) == true {
+                    throw UsageError(message: "The value of '\(name)' is not valid UTF-8")
+                }
                 if let inlineValue { return inlineValue }
                 guard let next = rest.popFirst() else { throw UsageError(message: "Missing value for '\(name)'") }
-                return next
+                return next.element
             }
             func flag() throws {
                 if inlineValue != nil { throw UsageError(message: "Option '\(name)' takes no value") }
@@ -86,6 +93,12 @@ struct Arguments {
                     throw UsageError(message: "'--jobs' needs a whole number, 1 or more; got '\(text)'")
                 }
                 jobs = count
+            case "--max-input-size":
+                let text = try value()
+                guard let size = Self.byteCount(text) else {
+                    throw UsageError(message: "'--max-input-size' needs a size such as 1048576, 512K, 64M or 1G (at most 1G); got '\(text)'")
+                }
+                conversion.maxInputSize = size
             case "--check": try flag(); check = true
             case "--index": try flag(); index = true
             case "--error-format":
@@ -101,10 +114,21 @@ struct Arguments {
             default: throw UsageError(message: "Unknown option '\(name)'")
             }
         }
-        if inputs.isEmpty { inputs = ["-"] }
+        if inputs.isEmpty && undecodableInputs.isEmpty { inputs = ["-"] }
         if !toWasGiven, let output, let format = OutputFormat(pathExtension: (output as NSString).pathExtension) {
             conversion.to = format
         }
+    }
+
+    /// `1024`, `64K`, `512M`, `1G` (powers of 1024; `KiB`, `MB` and the like accepted too),
+    /// from 1 byte to 1 GiB − 1 (cmark aborts past 1 GiB in one buffer).
+    static func byteCount(_ text: String) -> Int? {
+        let digits = text.prefix { $0.isASCII && $0.isNumber }
+        guard let number = Int(digits) else { return nil }
+        let shifts: [String: Int] = ["": 0, "k": 10, "kb": 10, "kib": 10, "m": 20, "mb": 20, "mib": 20, "g": 30, "gb": 30, "gib": 30]
+        guard let shift = shifts[text.dropFirst(digits.count).lowercased()], number.leadingZeroBitCount > shift + 1 else { return nil }
+        let size = number << shift
+        return size >= 1 && size <= 1 << 30 ? min(size, (1 << 30) - 1) : nil
     }
 
     /// A folder, several inputs, or an existing folder as `-o`: convert a tree.
@@ -113,7 +137,7 @@ struct Arguments {
             var flag: ObjCBool = false
             return FileManager.default.fileExists(atPath: path, isDirectory: &flag) && flag.boolValue
         }
-        return inputs.count > 1 || inputs.contains { $0 != "-" && isDirectory($0) }
+        return inputs.count + undecodableInputs.count > 1 || inputs.contains { $0 != "-" && isDirectory($0) }
             || (inputs != ["-"] && output.map(isDirectory) == true)
     }
 
@@ -153,6 +177,8 @@ struct Arguments {
           -j, --jobs <n>          Files converted at once. (default: all cores)
           --check                 Write nothing; exit 1 and list every output that is
                                   missing or differs (for CI).
+          --max-input-size <size> Refuse larger inputs unread: bytes, or with K, M or
+                                  G (at most 1G). (default: 256M)
           --index                 With a folder: also write index.html listing every
                                   page.
           --error-format <format> gnu (path:line:column: error: …) or github (GitHub

@@ -19,12 +19,16 @@ struct Batch {
             return 2
         }
         for skipped in plan.skipped { reporter.note("\(skipped.path): skipped: \(skipped.reason)") }
+        plan.failures.forEach(reporter.error)
+        if !parsed.check {
+            TemporaryFiles.removeStale(inFoldersOf: plan.jobs.map(\.output))
+        }
 
         let record = BuildRecord(outputDirectory: outputDirectory, key: options.fingerprint + "\u{0}" + Self.programIdentity)
         let runner = BatchRunner(
             converter: Converter(options: options), workers: parsed.jobs ?? ProcessInfo.processInfo.activeProcessorCount,
-            check: parsed.check, temporaries: temporaries, record: record)
-        let tally = Tally(keepsPages: parsed.index)
+            check: parsed.check, temporaries: temporaries, record: record, protected: plan.inputIdentities)
+        let tally = Tally(keepsPages: parsed.index, failed: plan.failures.count)
         let total = plan.jobs.count
         let reporter = reporter
         runner.run(plan.jobs, started: { index, job in
@@ -36,7 +40,7 @@ struct Batch {
         reporter.clearProgress()
 
         if parsed.index { writeIndex(tally.pages, runner: runner, tally: tally) }
-        if !parsed.check { record.save() }
+        if !parsed.check { record.save(temporaries: temporaries) }
         reporter.summary(tally.summary(check: parsed.check, skipped: plan.skipped.count))
         return tally.failed + tally.stale + tally.missing > 0 ? 1 : 0
     }
@@ -73,7 +77,12 @@ private final class Tally: @unchecked Sendable {
     /// Only a docs index needs the converted pages' titles.
     private let keepsPages: Bool
 
-    init(keepsPages: Bool) { self.keepsPages = keepsPages }
+    /// `failed`: the failures found before converting (folders that cannot be read, …).
+    init(keepsPages: Bool, failed: Int) {
+        self.keepsPages = keepsPages
+        self.failed = failed
+        files = failed
+    }
 
     /// The pages converted, in job order.
     var pages: [BatchResult] { lock.withLock { converted } }

@@ -8,15 +8,24 @@ struct CLI {
     static let version = "0.1.0"
 
     let arguments: [String]
+    /// Positions in `arguments` of those that were not UTF-8 (shown there with `\xNN`).
+    let undecodable: Set<Int>
 
-    init(arguments: [String] = Array(CommandLine.arguments.dropFirst())) {
+    init(arguments: [String]) {
         self.arguments = arguments
+        undecodable = []
+    }
+
+    /// The command line as the process received it: bytes, which need not be UTF-8.
+    init(rawArguments: [[UInt8]]) {
+        arguments = rawArguments.map { String(validating: $0, as: UTF8.self) ?? Quote.name(bytes: $0) }
+        undecodable = Set(rawArguments.indices.filter { String(validating: rawArguments[$0], as: UTF8.self) == nil })
     }
 
     func run() -> Int32 {
         let parsed: Arguments
         do {
-            parsed = try Arguments(arguments)
+            parsed = try Arguments(arguments, undecodable: undecodable)
         } catch let error as Arguments.UsageError {
             return usageError(error.message)
         } catch {
@@ -45,6 +54,10 @@ struct CLI {
         let temporaries = TemporaryFiles()
         let interrupts = Self.removeTemporariesOnInterrupt(temporaries, reporter: reporter)
         defer { interrupts.forEach { $0.cancel() } }
+        for name in parsed.undecodableInputs {
+            reporter.error(.io(path: name, "the name is not valid UTF-8; rename the file"))
+        }
+        let undecodableFailed: Int32 = parsed.undecodableInputs.isEmpty ? 0 : 1
 
         if parsed.isBatch {
             guard let output = parsed.output else {
@@ -53,10 +66,12 @@ struct CLI {
             if parsed.index && options.to != .html {
                 return usageError("'--index' writes an HTML page; it needs HTML output")
             }
-            return Batch(parsed: parsed, options: options, outputDirectory: output, reporter: reporter, temporaries: temporaries).run()
+            let batch = Batch(parsed: parsed, options: options, outputDirectory: output, reporter: reporter, temporaries: temporaries)
+            return max(batch.run(), undecodableFailed)
         }
         if parsed.index { return usageError("'--index' is for folders and several inputs") }
-        return convertOne(parsed.inputs[0], to: parsed.output, options: options, parsed: parsed, reporter: reporter, temporaries: temporaries)
+        guard let input = parsed.inputs.first else { return undecodableFailed }
+        return convertOne(input, to: parsed.output, options: options, parsed: parsed, reporter: reporter, temporaries: temporaries)
     }
 
     private func convertOne(
@@ -64,15 +79,22 @@ struct CLI {
         reporter: Reporter, temporaries: TemporaryFiles
     ) -> Int32 {
         let name = input == "-" ? "<stdin>" : input
+        // An input is never overwritten, whatever name the output gives it (a link, `..`).
+        let protected = Set([input == "-" ? nil : FileIdentity(path: input)].compactMap { $0 })
+        if let output, let identity = FileIdentity(path: output), protected.contains(identity) {
+            return usageError("The output '\(Quote.oneLine(output))' is the input '\(Quote.oneLine(input))'; it would be overwritten")
+        }
         do {
-            let conversion = try Converter(options: options)
-                .convert(input == "-" ? Files.readStandardInput() : Files.read(input), file: name)
+            let converter = Converter(options: options)
+            let conversion = try converter.convert(input == "-" ? converter.loadStandardInput() : converter.load(input), file: name)
             conversion.warnings.forEach(reporter.warning)
             guard let output else {
                 if !parsed.check { try Files.writeToStandardOutput(conversion.bytes) }
                 return 0
             }
-            let outcome = try BatchRunner.deliver(conversion.bytes, to: output, check: parsed.check, temporaries: temporaries)
+            if !parsed.check { TemporaryFiles.removeStale(nextTo: output) }
+            let outcome = try BatchRunner.deliver(
+                conversion.bytes, to: output, check: parsed.check, temporaries: temporaries, protected: protected)
             reporter.outcome(outcome, input: name, output: output)
             if case .stale = outcome { return 1 }
             return 0
@@ -89,16 +111,18 @@ struct CLI {
         return 2
     }
 
-    /// Ctrl-C (or a TERM signal) removes the temporary files being written, then exits 130.
+    /// SIGINT (Ctrl-C), SIGTERM and SIGHUP remove the temporary files being written, then
+    /// exit with 128 + the signal's number (130, 143, 129), as shells report a killed command.
     private static func removeTemporariesOnInterrupt(_ temporaries: TemporaryFiles, reporter: Reporter) -> [DispatchSourceSignal] {
-        [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
+        [SIGINT, SIGTERM, SIGHUP].map { number -> DispatchSourceSignal in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
                 temporaries.removeAll()
                 reporter.clearProgress()
                 printError("outline-render: interrupted")
-                exit(128 + number)
+                // Not exit(): other threads are still converting; nothing needs flushing.
+                _exit(128 + number)
             }
             source.resume()
             return source
@@ -113,7 +137,7 @@ func printError(_ message: String) {
 }
 
 func readText(_ path: String) throws -> String {
-    let bytes = try Files.read(path)
+    let bytes = try Files.read(path, limit: 16 << 20)
     guard let text = String(validating: bytes, as: UTF8.self) else {
         throw ConversionError.malformed(SourceLocation(file: path), "the file is not valid UTF-8")
     }

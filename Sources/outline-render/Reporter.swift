@@ -76,10 +76,12 @@ final class Reporter: @unchecked Sendable {
         lock.withLock { clearProgressLine() }
     }
 
+    /// Writes one line: control characters that reached it from file names or inputs are
+    /// escaped, so no message can run over several lines or forge another.
     private func emit(_ line: String) {
         lock.withLock {
             clearProgressLine()
-            write(line + "\n")
+            write(Quote.oneLine(line) + "\n")
         }
     }
 

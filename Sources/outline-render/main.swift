@@ -1,3 +1,6 @@
 import Foundation
 
-exit(CLI().run())
+let rawArguments = (1..<Int(CommandLine.argc)).map { index in
+    CommandLine.unsafeArgv[index].map { Array(UnsafeRawBufferPointer(start: $0, count: strlen($0))) } ?? []
+}
+exit(CLI(rawArguments: rawArguments).run())

@@ -8,16 +8,22 @@ public struct BatchJob: Equatable, Sendable {
     public let output: String
 }
 
-/// What a batch will do: the jobs in folder order, and what was passed over and why.
-/// Inside a folder, files are chosen by extension and then by content: an `.xml` whose root
-/// is not `<outline>` (a pom.xml, an SVG) is skipped, as are hidden files and folders, the
-/// output folder itself, and symbolic links that would loop. A file named on the command
-/// line is always tried.
+/// What a batch will do: the jobs in folder order, what was passed over and why, and what
+/// could not be looked at. Inside a folder, regular files are chosen by extension and then
+/// by content: an `.xml` whose root is not `<outline>` (a pom.xml, an SVG) is skipped, as
+/// are hidden files and folders, the output folder itself, symbolic links that would loop,
+/// and anything that is not a regular file (a FIFO, a device). A folder that cannot be read
+/// or a name that is not UTF-8 is a failure of the run, never a silent skip. A file named
+/// on the command line is always tried.
 public struct BatchPlan: Sendable {
     /// The files to convert, in folder order.
     public private(set) var jobs: [BatchJob] = []
     /// Paths passed over, with the reason (`-v` lists them).
     public private(set) var skipped: [(path: String, reason: String)] = []
+    /// What could not be looked at: each fails the run (and `--check`).
+    public private(set) var failures: [ConversionError] = []
+    /// Every input, by identity: no output may ever be written over one.
+    public private(set) var inputIdentities: Set<FileIdentity> = []
 
     /// Two inputs would write the same output, or an output would overwrite an input.
     public struct Conflict: Error, CustomStringConvertible {
@@ -26,13 +32,14 @@ public struct BatchPlan: Sendable {
 
     /// Plans `inputs` (files and folders) into `outputDirectory`, outputs named with `format`'s extension.
     public init(inputs: [String], outputDirectory: String, format: OutputFormat) throws {
-        let outputRoot = TreeWalker.realPath(outputDirectory)
+        let outputRoot = Self.resolved(outputDirectory)
         for input in inputs {
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory), isDirectory.boolValue {
+            var info = stat()
+            if stat(input, &info) == 0, FileKind(mode: info.st_mode).unreadableKind == "a directory" {
                 var walker = TreeWalker(outputRoot: outputRoot)
                 walker.walk(input, relative: "")
                 skipped += walker.skipped
+                failures += walker.failures
                 jobs += walker.files.map {
                     BatchJob(input: $0.path, output: Self.outputPath(outputDirectory, $0.relative, format))
                 }
@@ -41,28 +48,50 @@ public struct BatchPlan: Sendable {
                 jobs.append(BatchJob(input: input, output: Self.outputPath(outputDirectory, name, format)))
             }
         }
+        inputIdentities = Set(jobs.compactMap { FileIdentity(path: $0.input) })
         try checkConflicts()
     }
 
+    /// Outputs are compared by where they really land (symbolic links resolved) and with
+    /// inputs by file identity, so no spelling of a path (`..`, a link, a hard link) can
+    /// make an output overwrite an input or another output.
     private func checkConflicts() throws {
-        let directory = FileManager.default.currentDirectoryPath
         var byOutput: [String: String] = [:]
-        let inputs = Set(jobs.map { Self.absolute($0.input, in: directory) })
         var problems: [String] = []
         for job in jobs {
-            let key = Self.absolute(job.output, in: directory)
+            let key = Self.resolved(job.output)
             if let other = byOutput[key] {
                 problems.append("\(other) and \(job.input) would both write \(job.output)")
             } else {
                 byOutput[key] = job.input
             }
-            if inputs.contains(key) { problems.append("\(job.output) is an input; it would be overwritten") }
+            if let identity = FileIdentity(path: job.output), inputIdentities.contains(identity) {
+                problems.append("\(job.output) is an input (or another name for one); it would be overwritten")
+            }
         }
-        guard problems.isEmpty else { throw Conflict(description: problems.joined(separator: "\n")) }
+        guard problems.isEmpty else { throw Conflict(description: problems.map(Quote.oneLine).joined(separator: "\n")) }
     }
 
     private static func outputPath(_ directory: String, _ relative: String, _ format: OutputFormat) -> String {
         Path.join(directory, Path.deletingExtension(relative) + "." + format.fileExtension)
+    }
+
+    /// Where `path` really is: its deepest existing ancestor with every symbolic link
+    /// resolved, followed by the components that do not exist yet.
+    static func resolved(_ path: String) -> String {
+        let absolute = Self.absolute(path)
+        var existing = absolute
+        var missing: [String] = []
+        while true {
+            if let real = realpath(existing, nil) {
+                defer { free(real) }
+                return ([String(cString: real)] + missing.reversed()).joined(separator: "/")
+                    .replacingOccurrences(of: "//", with: "/")
+            }
+            guard existing != "/" else { return absolute }
+            missing.append(Path.lastComponent(existing))
+            existing = Path.parent(existing)
+        }
     }
 
     /// The absolute path with `.`, `..` and repeated `/` removed, lexically (no file system
@@ -77,67 +106,102 @@ public struct BatchPlan: Sendable {
     }
 }
 
-/// Walks a folder in name order, following symbolic links only where they cannot loop.
+/// Walks a folder in name order (by bytes), following symbolic links only where they
+/// cannot loop. Names are read as bytes, so one that is not UTF-8 is seen and reported.
 private struct TreeWalker {
     let outputRoot: String
     var files: [(path: String, relative: String)] = []
     var skipped: [(path: String, reason: String)] = []
-    /// Real paths of the folders being walked (the current chain) and of all walked so far.
+    var failures: [ConversionError] = []
+    /// Real paths of the folders walked so far.
     private var visited: Set<String> = []
 
     init(outputRoot: String) { self.outputRoot = outputRoot }
 
     mutating func walk(_ directory: String, relative: String) {
-        let real = Self.realPath(directory)
+        let real = BatchPlan.resolved(directory)
         guard !visited.contains(real) else {
             skipped.append((directory, "already converted through another path (a symbolic link loop or alias)"))
             return
         }
         visited.insert(real)
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
-            skipped.append((directory, "cannot be read"))
+        let names: [[UInt8]]
+        do {
+            names = try Self.entries(of: directory)
+        } catch {
+            failures.append(error)
             return
         }
-        for name in names.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+        for bytes in names.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+            if bytes.first == UInt8(ascii: ".") {
+                skipped.append((Path.join(directory, String(decoding: bytes, as: UTF8.self)), "hidden"))
+                continue
+            }
+            guard let name = String(validating: bytes, as: UTF8.self) else {
+                failures.append(.io(
+                    path: Path.join(directory, Quote.name(bytes: bytes)),
+                    "the name is not valid UTF-8; rename the file (names appear in messages, links and the index)"))
+                continue
+            }
             let path = Path.join(directory, name)
             let relativePath = relative.isEmpty ? name : relative + "/" + name
-            if name.hasPrefix(".") {
-                skipped.append((path, "hidden"))
-                continue
-            }
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                skipped.append((path, "a broken symbolic link"))
-                continue
-            }
-            if isDirectory.boolValue {
-                if Self.realPath(path) == outputRoot || BatchPlan.absolute(path) == outputRoot {
-                    skipped.append((path, "the output folder"))
-                    continue
+            var info = stat()
+            guard stat(path, &info) == 0 else {
+                var link = stat()
+                if lstat(path, &link) == 0 {
+                    skipped.append((path, "a broken symbolic link"))
+                } else {
+                    failures.append(.io(path: path, "cannot be looked at: \(String(cString: strerror(errno)))"))
                 }
-                walk(path, relative: relativePath)
-            } else if let reason = Self.reasonToSkip(path) {
-                if reason != "not an outline format" { skipped.append((path, reason)) }
-            } else {
-                files.append((path, relativePath))
+                continue
+            }
+            switch FileKind(mode: info.st_mode) {
+            case .directory:
+                if BatchPlan.resolved(path) == outputRoot {
+                    skipped.append((path, "the output folder"))
+                } else {
+                    walk(path, relative: relativePath)
+                }
+            case .regular:
+                if let reason = Self.reasonToSkip(path) {
+                    if reason != "not an outline format" { skipped.append((path, reason)) }
+                } else {
+                    files.append((path, relativePath))
+                }
+            case .other(let kind):
+                if InputFormat(pathExtension: Path.fileExtension(path)) != nil {
+                    skipped.append((path, "\(kind), not a regular file"))
+                }
             }
         }
     }
 
-    /// The path with every symbolic link resolved (POSIX `realpath`), else the absolute path.
-    static func realPath(_ path: String) -> String {
-        guard let resolved = realpath(path, nil) else { return BatchPlan.absolute(path) }
-        defer { free(resolved) }
-        return String(cString: resolved)
+    /// The names in `directory` (without `.` and `..`), as bytes.
+    private static func entries(of directory: String) throws(ConversionError) -> [[UInt8]] {
+        guard let stream = opendir(directory) else {
+            throw ConversionError.io(path: directory, "cannot read the folder: \(String(cString: strerror(errno)))")
+        }
+        defer { closedir(stream) }
+        var names: [[UInt8]] = []
+        errno = 0
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+            if name != [46] && name != [46, 46] { names.append(name) }
+        }
+        guard errno == 0 else {
+            throw ConversionError.io(path: directory, "cannot read the folder: \(String(cString: strerror(errno)))")
+        }
+        return names
     }
 
-    /// Nil for a file to convert; files of other types are left alone without a word.
+    /// Nil for a file to convert; files of other types are left alone without a word. An
+    /// `.xml` that cannot be opened is tried, so that its error is reported.
     private static func reasonToSkip(_ path: String) -> String? {
         guard let format = InputFormat(pathExtension: Path.fileExtension(path)) else {
             return "not an outline format"
         }
-        guard format == .xml else { return nil }
-        let root = XMLRootName.of(file: path)
-        return root == "outline" ? nil : "XML whose root is <\(root ?? "?")>, not <outline>"
+        guard format == .xml, let head = try? Files.head(of: path, count: 16_384) else { return nil }
+        let root = XMLRootName.of(String(decoding: head, as: UTF8.self))
+        return root == "outline" ? nil : "XML whose root is <\(Quote.snippet(root ?? "?"))>, not <outline>"
     }
 }

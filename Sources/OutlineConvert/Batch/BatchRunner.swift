@@ -40,14 +40,20 @@ public struct BatchRunner: Sendable {
     public let temporaries: TemporaryFiles
     /// What the last run wrote; jobs whose input and output are as it recorded are skipped.
     public let record: BuildRecord?
+    /// The files that must never be written: every input of the run, by identity.
+    public let protected: Set<FileIdentity>
 
     /// A runner; `record`, when given, lets unchanged jobs be skipped.
-    public init(converter: Converter, workers: Int, check: Bool, temporaries: TemporaryFiles, record: BuildRecord? = nil) {
+    public init(
+        converter: Converter, workers: Int, check: Bool, temporaries: TemporaryFiles, record: BuildRecord? = nil,
+        protected: Set<FileIdentity> = []
+    ) {
         self.converter = converter
         self.workers = max(1, workers)
         self.check = check
         self.temporaries = temporaries
         self.record = record
+        self.protected = protected
     }
 
     /// Runs `jobs`; `started` is told of each job as a worker takes it (for progress).
@@ -68,7 +74,7 @@ public struct BatchRunner: Sendable {
     public func convert(_ job: BatchJob) -> BatchResult {
         let input: [UInt8]
         do {
-            input = try Files.read(job.input)
+            input = try converter.load(job.input)
         } catch let error as ConversionError {
             return BatchResult(job: job, outcome: .failed(error), warnings: [], title: nil)
         } catch {
@@ -105,12 +111,15 @@ public struct BatchRunner: Sendable {
 
     /// Puts `content` at `output`: written only when it differs, or with `check` only
     /// compared (`.upToDate` or `.stale`). The one place a single file and a batch job end.
-    public static func deliver(_ content: [UInt8], to output: String, check: Bool, temporaries: TemporaryFiles) throws -> BatchOutcome {
+    public static func deliver(
+        _ content: [UInt8], to output: String, check: Bool, temporaries: TemporaryFiles, protected: Set<FileIdentity>
+    ) throws -> BatchOutcome {
         if check {
-            let current = try? Files.read(output)
-            return current == content ? .upToDate : .stale(missing: current == nil)
+            let current = try? Files.read(output, limit: content.count)
+            return current == content ? .upToDate : .stale(missing: FileIdentity(path: output) == nil)
         }
-        return try Files.write(content, to: output, temporaries: temporaries) == .written ? .written : .unchanged
+        let outcome = try Files.write(content, to: output, temporaries: temporaries, protected: protected)
+        return outcome == .written ? .written : .unchanged
     }
 
     private func finish(_ job: BatchJob, _ conversion: () throws -> Conversion) -> BatchResult {
@@ -119,7 +128,8 @@ public struct BatchRunner: Sendable {
             if !check {
                 try FileManager.default.createDirectory(atPath: Path.parent(job.output), withIntermediateDirectories: true)
             }
-            let outcome = try Self.deliver(conversion.bytes, to: job.output, check: check, temporaries: temporaries)
+            let outcome = try Self.deliver(
+                conversion.bytes, to: job.output, check: check, temporaries: temporaries, protected: protected)
             return BatchResult(job: job, outcome: outcome, warnings: conversion.warnings, title: conversion.title)
         } catch let error as ConversionError {
             return BatchResult(job: job, outcome: .failed(error), warnings: [], title: nil)

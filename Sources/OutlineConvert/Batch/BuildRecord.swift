@@ -30,7 +30,7 @@ public final class BuildRecord: @unchecked Sendable {
     public init(outputDirectory: String, key: String) {
         path = Path.join(outputDirectory, Self.fileName)
         self.key = key
-        previous = (try? Files.read(path)).map { Self.parse($0, key: key) } ?? [:]
+        previous = (try? Files.read(path, limit: Int.max >> 1)).map { Self.parse($0, key: key) } ?? [:]
     }
 
     /// The page title when `job`'s output is known to be what `input` converts to.
@@ -53,7 +53,7 @@ public final class BuildRecord: @unchecked Sendable {
     }
 
     /// Writes the record of this run (only the jobs it saw), unless it is the same as before.
-    public func save() {
+    public func save(temporaries: TemporaryFiles) {
         let (entries, needed) = lock.withLock { (current, changed || current.count != previous.count) }
         guard needed else { return }
         var text = "outline-render build record 1\t" + Self.escaped(key) + "\n"
@@ -62,7 +62,7 @@ public final class BuildRecord: @unchecked Sendable {
             text += [Self.escaped(input), entry.inputHash, Self.escaped(entry.output), String(entry.outputSize),
                      String(entry.outputModified), Self.escaped(entry.title)].joined(separator: "\t") + "\n"
         }
-        _ = try? Files.write(Array(text.utf8), to: path)
+        _ = try? Files.write(Array(text.utf8), to: path, temporaries: temporaries)
     }
 
     // MARK: - The file: a header line with the key, then one tab-separated line per input
@@ -147,7 +147,7 @@ extension ConversionOptions {
             from?.rawValue ?? "-", to.rawValue, title.map { "t:" + $0 } ?? "-", ascii ? "ascii" : "-",
             collapse.all.map { $0 ? "expand-all" : "collapse-all" } ?? "-",
             collapse.expand.sorted().joined(separator: "\u{1}"), collapse.collapse.sorted().joined(separator: "\u{1}"),
-            collapse.depth.map(String.init) ?? "-",
+            collapse.depth.map(String.init) ?? "-", String(maxInputSize),
             html.fragment ? "fragment" : "-", html.unsafe ? "unsafe" : "-", html.accordion ? "accordion" : "-",
             html.template?.fingerprint ?? "default",
             EmbeddedTemplates.files.keys.sorted().map { BuildRecord.hash(Array((EmbeddedTemplates.files[$0] ?? "").utf8)) }.joined(),

@@ -54,10 +54,21 @@ public enum DocsIndex {
         return out
     }
 
-    fileprivate static func percentEncoded(_ segment: String) -> String {
-        var allowed = CharacterSet.urlPathAllowed
-        allowed.remove(charactersIn: "/?#()[] ")
-        return segment.addingPercentEncoding(withAllowedCharacters: allowed) ?? segment
+    /// A path segment with everything but RFC 3986's unreserved characters percent-encoded:
+    /// a `:` too, so that no file name (`javascript:alert(1).md`) can read as a URL scheme.
+    static func percentEncoded(_ segment: String) -> String {
+        var encoded = ""
+        for byte in segment.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                 UInt8(ascii: "~"):
+                encoded.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                encoded += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+            }
+        }
+        return encoded
     }
 
     private static func quotedYAML(_ text: String) -> String {

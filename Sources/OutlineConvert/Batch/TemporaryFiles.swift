@@ -1,26 +1,50 @@
 import Foundation
 
-/// The temporary files being written right now, so that an interrupt (Ctrl-C) can remove
-/// them before the process exits. Once `removeAll()` has run, no new one may be created.
+/// The temporary files being written right now, so that an interrupt (Ctrl-C, SIGTERM,
+/// SIGHUP) can remove them before the process exits. A temporary file is created and
+/// registered in one step under the lock, so no interrupt can fall between the two; once
+/// `removeAll()` has run, no new one is created.
+///
+/// Names are `.<output name>.<pid>-<random>.outline-render-tmp`, next to the output: a later
+/// run removes those whose process is gone (after a SIGKILL or a power cut).
 public final class TemporaryFiles: @unchecked Sendable {
     private let lock = NSLock()
     private var paths: Set<String> = []
     private var closed = false
 
+    /// The end of every temporary file's name.
+    static let suffix = ".outline-render-tmp"
+
     /// An empty registry.
     public init() {}
 
-    /// Records `path`; false when the run is being interrupted (do not write it then).
-    func register(_ path: String) -> Bool {
-        lock.withLock {
-            guard !closed else { return false }
-            paths.insert(path)
-            return true
+    /// Creates an empty temporary file next to `output` and registers it; throws when the
+    /// run is being interrupted or the folder cannot be written.
+    func create(for output: String) throws -> (descriptor: Int32, path: String) {
+        try lock.withLock {
+            guard !closed else { throw ConversionError.io(path: output, "interrupted") }
+            while true {
+                let random = String(UInt64.random(in: 0...UInt64.max), radix: 36)
+                let name = "." + Path.lastComponent(output) + ".\(getpid())-\(random)" + Self.suffix
+                let path = Path.join(Path.parent(output), name)
+                let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+                if descriptor >= 0 {
+                    paths.insert(path)
+                    return (descriptor, path)
+                }
+                guard errno == EEXIST else {
+                    throw ConversionError.io(path: output, "cannot write: \(String(cString: strerror(errno)))")
+                }
+            }
         }
     }
 
-    func unregister(_ path: String) {
-        lock.withLock { _ = paths.remove(path) }
+    /// Unregisters `path` and removes it if it is still there (it is not after a rename).
+    func remove(_ path: String) {
+        lock.withLock {
+            paths.remove(path)
+            unlink(path)
+        }
     }
 
     /// Removes every temporary file still registered, and refuses new ones.
@@ -30,5 +54,38 @@ public final class TemporaryFiles: @unchecked Sendable {
             for path in paths { unlink(path) }
             paths.removeAll()
         }
+    }
+
+    /// Removes the temporary files that earlier runs left next to `output` when they did not
+    /// end (killed, or the machine stopped): ours by name, and only when their process is gone.
+    @discardableResult
+    public static func removeStale(nextTo output: String) -> Int {
+        removeStale(in: Path.parent(output), prefix: "." + Path.lastComponent(output) + ".")
+    }
+
+    /// Like `removeStale(nextTo:)` for every output of a batch: each folder is read once.
+    @discardableResult
+    public static func removeStale(inFoldersOf outputs: [String]) -> Int {
+        Set(outputs.map(Path.parent)).reduce(0) { $0 + removeStale(in: $1, prefix: ".") }
+    }
+
+    private static func removeStale(in directory: String, prefix: String) -> Int {
+        guard let stream = opendir(directory) else { return 0 }
+        defer { closedir(stream) }
+        var removed = 0
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard name.hasPrefix(prefix), name.hasSuffix(suffix) else { continue }
+            // `.<name>.<pid>-<random>.outline-render-tmp`
+            let stem = name.dropLast(suffix.count)
+            guard let dot = stem.lastIndex(of: "."),
+                  let pid = Int32(stem[stem.index(after: dot)...].prefix { $0 != "-" }),
+                  pid != getpid(), kill(pid, 0) != 0, errno == ESRCH
+            else { continue }
+            if unlink(Path.join(directory, name)) == 0 { removed += 1 }
+        }
+        return removed
     }
 }

@@ -1,15 +1,8 @@
 import Foundation
 
-/// The name of an XML file's root element, read from its first few kilobytes without
-/// parsing it: enough to tell an outline from a pom.xml or an SVG.
+/// The name of an XML file's root element, read from its first few kilobytes (`Files.head`)
+/// without parsing it: enough to tell an outline from a pom.xml or an SVG.
 enum XMLRootName {
-    static func of(file path: String) -> String? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        guard let data = try? handle.read(upToCount: 16_384) else { return nil }
-        return of(String(decoding: data, as: UTF8.self))
-    }
-
     /// Skips the XML declaration, comments, processing instructions and the doctype.
     static func of(_ text: String) -> String? {
         var rest = Substring(text)

@@ -14,6 +14,8 @@ public struct ConversionOptions: Equatable, Sendable {
     public var html = HTMLOptions()
     /// ASCII markers in text output.
     public var ascii = false
+    /// The largest input read, in bytes (`--max-input-size`); larger files are refused unread.
+    public var maxInputSize = Files.defaultMaxInputSize
 
     /// The defaults: format from the file, HTML out, no collapse rules.
     public init() {}
@@ -43,6 +45,29 @@ public struct Converter: Sendable {
         self.options = options
     }
 
+    /// Reads the input file `path` (a regular file, at most `maxInputSize` bytes), refusing a
+    /// Markdown file with a NUL byte in its first 64 KiB before reading the rest of it.
+    public func load(_ path: String) throws -> [UInt8] {
+        try Files.read(path, limit: options.maxInputSize) { try refuseBinary($0, file: path) }
+    }
+
+    /// Reads standard input, like `load`.
+    public func loadStandardInput() throws -> [UInt8] {
+        try Files.readStandardInput(limit: options.maxInputSize) { try refuseBinary($0, file: "<stdin>") }
+    }
+
+    /// Markdown is text: a NUL byte means a binary file (XML may be UTF-16, with NULs).
+    private func refuseBinary(_ head: ArraySlice<UInt8>, file: String) throws {
+        guard format(of: file, head) == .markdown, let nul = head.firstIndex(of: 0) else { return }
+        throw ConversionError.malformed(
+            SourceText.location(of: nul, in: head, file: file), "the file contains a NUL byte; it is not text")
+    }
+
+    /// The format from `--from`, else the file's extension, else its content.
+    private func format(of file: String, _ bytes: ArraySlice<UInt8>) -> InputFormat {
+        options.from ?? InputFormat(pathExtension: Path.fileExtension(file)) ?? InputFormat(sniffing: bytes)
+    }
+
     /// Converts one input. `file` names it in messages and gives its extension.
     public func convert(_ bytes: consuming [UInt8], file: String) throws -> Conversion {
         let inputSize = bytes.count
@@ -57,7 +82,7 @@ public struct Converter: Sendable {
             if options.html.accordion { warnings += Self.accordionWarnings(outline.nodes, file: file) }
             output = emitter.render(outline, pageTitle: title, sizeHint: inputSize)
         case .text:
-            output = Array(TextEmitter(ascii: options.ascii, bodies: document.bodies).render(outline).utf8)
+            output = TextEmitter(ascii: options.ascii, bodies: document.bodies).render(outline, sizeHint: inputSize)
         case .json:
             output = JSONEmitter().render(outline)
         }
@@ -70,19 +95,13 @@ public struct Converter: Sendable {
         guard !bytes.isEmpty, bytes != [0xEF, 0xBB, 0xBF] else {
             throw ConversionError.malformed(SourceLocation(file: file, line: 1, column: 1), "the file is empty; there is no outline in it")
         }
-        let format: InputFormat
-        if let chosen = options.from ?? InputFormat(pathExtension: Path.fileExtension(file)) {
-            format = chosen
-        } else {
-            format = InputFormat(sniffing: bytes[...])
-        }
         var document: ParsedDocument
-        switch format {
-        case .markdown: document = try MarkdownParser().parse(bytes: bytes, file: file)
+        switch format(of: file, bytes[...]) {
+        case .markdown: document = try MarkdownParser(maxInputSize: options.maxInputSize).parse(bytes: bytes, file: file)
         case .plist: document = try PlistParser().parse(bytes, file: file)
         case .xml: document = try XMLSectionParser().parse(bytes, file: file)
         }
-        if let title = options.title { document.outline.title = title }
+        if let title = options.title { document.outline.title = title.isEmpty ? nil : title }
         document.warnings += IdentifierAssigner.assign(&document.outline, file: file)
         document.warnings += CollapseRules.apply(options.collapse, to: &document.outline, file: file)
         return document
@@ -98,7 +117,7 @@ public struct Converter: Sendable {
         let open = nodes.filter { $0.isCollapsible && !$0.isCollapsed }
         var warnings = open.dropFirst().prefix(1).map {
             Diagnostic(SourceLocation(file: file, line: $0.line),
-                       "with --accordion only one of these siblings can start open; '\($0.title)' will start closed")
+                       "with --accordion only one of these siblings can start open; '\(Quote.snippet($0.title))' will start closed")
         }
         for node in nodes { warnings += accordionWarnings(node.children, file: file) }
         return warnings

@@ -10,36 +10,80 @@ public enum Files {
         case unchanged
     }
 
-    /// Reads a whole file, or throws an error naming it.
-    public static func read(_ path: String) throws -> [UInt8] {
-        let descriptor = open(path, O_RDONLY)
+    /// The default for `--max-input-size`: 256 MiB. cmark keeps a whole document's tree in
+    /// memory (about 10 to 200 bytes per input byte) and aborts past 1 GiB in one buffer.
+    public static let defaultMaxInputSize = 256 << 20
+
+    /// Reads a whole regular file of at most `limit` bytes, or throws an error naming it.
+    /// A FIFO, device or socket is refused without being read (opening a FIFO would block,
+    /// `/dev/zero` never ends); the size is checked before reading, and a file that grows
+    /// while being read stops at the limit. `inspect` sees the first bytes (up to 64 KiB)
+    /// before the rest is read, so a file that is plainly not text can be refused early.
+    public static func read(
+        _ path: String, limit: Int = defaultMaxInputSize, inspect: (ArraySlice<UInt8>) throws -> Void = { _ in }
+    ) throws -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw ConversionError.io(path: path, "cannot read: \(errno == ENOENT ? "no such file" : String(cString: strerror(errno)))")
         }
         defer { close(descriptor) }
-        return try read(descriptor, name: path)
-    }
-
-    /// Reads standard input to its end.
-    public static func readStandardInput() throws -> [UInt8] {
-        try read(STDIN_FILENO, name: "<stdin>")
-    }
-
-    /// Reads `descriptor` to its end. A regular file is read in one go into uninitialised
-    /// memory; a pipe or device (whose size is unknown) in growing chunks.
-    private static func read(_ descriptor: Int32, name: String) throws -> [UInt8] {
         var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw failure(name, "cannot read") }
-        guard (info.st_mode & S_IFMT) != S_IFDIR else { throw ConversionError.io(path: name, "is a directory") }
+        guard fstat(descriptor, &info) == 0 else { throw failure(path, "cannot read") }
+        if let kind = FileKind(mode: info.st_mode).unreadableKind {
+            throw ConversionError.io(path: path, "is \(kind); only regular files are read")
+        }
+        guard Int(info.st_size) <= limit else {
+            throw ConversionError.io(path: path, "is \(info.st_size) bytes, more than the limit of \(limit) (--max-input-size)")
+        }
+        return try read(descriptor, name: path, sizeHint: Int(info.st_size), limit: limit, inspect: inspect)
+    }
+
+    /// The first `count` bytes of a file (fewer if it is shorter); throws if it cannot be read.
+    static func head(of path: String, count: Int) throws -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw failure(path, "cannot read") }
+        defer { close(descriptor) }
+        var failed = false
+        let head = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            while initialized < count {
+                let got = Foundation.read(descriptor, buffer.baseAddress.map { $0 + initialized }, count - initialized)
+                if got < 0 && errno == EINTR { continue }
+                if got < 0 { failed = true }
+                if got <= 0 { break }
+                initialized += got
+            }
+        }
+        guard !failed else { throw failure(path, "cannot read") }
+        return head
+    }
+
+    /// Reads standard input (a pipe, a file or a terminal) to its end, at most `limit` bytes.
+    public static func readStandardInput(limit: Int = defaultMaxInputSize, inspect: (ArraySlice<UInt8>) throws -> Void = { _ in }) throws -> [UInt8] {
+        var info = stat()
+        guard fstat(STDIN_FILENO, &info) == 0 else { throw failure("<stdin>", "cannot read") }
+        guard (info.st_mode & S_IFMT) != S_IFDIR else { throw ConversionError.io(path: "<stdin>", "is a directory") }
+        let size = (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : 0
+        return try read(STDIN_FILENO, name: "<stdin>", sizeHint: size, limit: limit, inspect: inspect)
+    }
+
+    /// The size of the first piece handed to `inspect`.
+    private static let headSize = 65_536
+
+    /// Reads `descriptor` to its end, never more than `limit` bytes: first up to 64 KiB for
+    /// `inspect`, then the rest into one buffer of the expected size (growing only for a pipe,
+    /// a device, or a file that grows while being read).
+    private static func read(
+        _ descriptor: Int32, name: String, sizeHint: Int, limit: Int, inspect: (ArraySlice<UInt8>) throws -> Void
+    ) throws -> [UInt8] {
         var bytes: [UInt8] = []
-        var chunk = max(Int(info.st_size) + 1, 65_536)
+        var capacity = min(headSize, limit + 1)
         var endOfFile = false
+        var inspected = false
         while !endOfFile {
             var failed = false
-            let start = bytes.count
-            let capacity = start + chunk
-            let read = { (buffer: inout UnsafeMutableBufferPointer<UInt8>, initialized: inout Int) in
-                var filled = start
+            bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+                _ = buffer.initialize(from: bytes)
+                var filled = bytes.count
                 while filled < capacity {
                     let count = Foundation.read(descriptor, buffer.baseAddress.map { $0 + filled }, capacity - filled)
                     if count < 0 && errno == EINTR { continue }
@@ -49,45 +93,40 @@ public enum Files {
                 }
                 initialized = filled
             }
-            if start == 0 {
-                bytes = [UInt8](unsafeUninitializedCapacity: capacity, initializingWith: read)
-            } else {
-                // Only pipes and devices get here: grow, keeping what was read.
-                let previous = bytes
-                bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
-                    _ = buffer.initialize(from: previous)
-                    initialized = start
-                    read(&buffer, &initialized)
-                }
-            }
             guard !failed else { throw failure(name, "cannot read") }
-            chunk = max(chunk, bytes.count / 2)
+            guard bytes.count <= limit else {
+                throw ConversionError.io(path: name, "is more than the limit of \(limit) bytes (--max-input-size)")
+            }
+            if !inspected {
+                inspected = true
+                try inspect(bytes[...])
+            }
+            // One byte past the expected size, to notice the end (or a file that grew).
+            capacity = min(max(sizeHint + 1, bytes.count * 2), limit + 1)
         }
         return bytes
     }
 
-    /// Writes `content` to `path` unless it already holds exactly that.
+    /// Writes `content` to `path` unless it already holds exactly that. A file whose identity
+    /// is in `protected` (an input of the run, whatever name leads to it) is never written.
     @discardableResult
-    public static func write(_ content: [UInt8], to path: String, temporaries: TemporaryFiles? = nil) throws -> Outcome {
+    public static func write(
+        _ content: [UInt8], to path: String, temporaries: TemporaryFiles, protected: Set<FileIdentity> = []
+    ) throws -> Outcome {
         var info = stat()
         let exists = stat(path, &info) == 0
+        if exists && protected.contains(FileIdentity(info)) {
+            throw ConversionError.io(path: path, "is an input of this run; it is never overwritten")
+        }
         if exists && (info.st_mode & S_IFMT) != S_IFREG {
             try writeInPlace(content, to: path)
             return .written
         }
-        if exists, (try? read(path)) == content {
+        if exists, (try? read(path, limit: Int(info.st_size))) == content {
             return .unchanged
         }
-        var template = Array(Path.join(Path.parent(path), "." + Path.lastComponent(path) + ".tmp-XXXXXX").utf8CString)
-        let descriptor = mkstemp(&template)
-        guard descriptor >= 0 else { throw failure(path) }
-        let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        guard temporaries?.register(temporary) ?? true else {
-            close(descriptor)
-            unlink(temporary)
-            throw ConversionError.io(path: path, "interrupted")
-        }
-        defer { temporaries?.unregister(temporary) }
+        let (descriptor, temporary) = try temporaries.create(for: path)
+        defer { temporaries.remove(temporary) }
         do {
             try writeAll(content, to: descriptor, path: path)
             fchmod(descriptor, exists ? info.st_mode & 0o7777 : 0o644)
@@ -95,7 +134,6 @@ public enum Files {
             guard rename(temporary, path) == 0 else { throw failure(path) }
         } catch {
             close(descriptor)
-            unlink(temporary)
             throw error
         }
         return .written
@@ -128,5 +166,50 @@ public enum Files {
 
     private static func failure(_ path: String, _ action: String = "cannot write") -> ConversionError {
         .io(path: path, "\(action): \(String(cString: strerror(errno)))")
+    }
+}
+
+/// A file's identity: device and inode, the same whichever name (symbolic link, hard link,
+/// `..` path) leads to it.
+public struct FileIdentity: Hashable, Sendable {
+    let device: UInt64
+    let inode: UInt64
+
+    init(_ info: stat) {
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+    }
+
+    /// The identity of the file `path` names, following symbolic links; nil if there is none.
+    public init?(path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        self.init(info)
+    }
+}
+
+/// The type of a file, from its mode, in words for messages.
+enum FileKind {
+    case regular, directory, other(String)
+
+    init(mode: mode_t) {
+        switch mode & S_IFMT {
+        case S_IFREG: self = .regular
+        case S_IFDIR: self = .directory
+        case S_IFIFO: self = .other("a FIFO (named pipe)")
+        case S_IFCHR: self = .other("a character device")
+        case S_IFBLK: self = .other("a block device")
+        case S_IFSOCK: self = .other("a socket")
+        default: self = .other("not a regular file")
+        }
+    }
+
+    /// Nil for a regular file; otherwise what it is ("a directory", "a FIFO (named pipe)", …).
+    var unreadableKind: String? {
+        switch self {
+        case .regular: nil
+        case .directory: "a directory"
+        case .other(let kind): kind
+        }
     }
 }
