@@ -125,7 +125,7 @@ import Testing
             == "t.xml:2:2: error: collapsed must be \"true\" or \"false\", not \"yes\"")
         #expect(error("<outline><section/></outline>") == "t.xml:1:10: error: <section> needs a non-empty title attribute")
         #expect(error("<outline>\n<section title=\"A\">loose text</section></outline>")
-            == "t.xml:2: error: text 'loose text' directly inside <section>; put it in a <detail>")
+            == "t.xml:2:20: error: text 'loose text' directly inside <section>; put it in a <detail>")
         #expect(error("<outline>\n<section title=\"A\"><item title=\"i\"/><detail>late</detail></section></outline>")
             == "t.xml:2:37: error: <detail> must be the first child of <section>")
         #expect(error("<sections/>") == "t.xml:1:1: error: the root element is <sections>, not <outline>")

@@ -44,12 +44,13 @@ struct FrontMatter {
             : value.dropFirst().map(String.init).joined(separator: "\n")
         switch key.name {
         case "title":
-            title = text
+            // An empty title (`title:` or `title: ""`) is no title, not an empty heading.
+            title = text.trimmed.isEmpty ? nil : text
         case "collapse-depth":
             guard let depth = Int(text), depth >= 0 else {
                 throw ConversionError.invalid(
                     SourceLocation(file: file, line: key.line, column: key.name.count + 3),
-                    "collapse-depth must be a whole number, 0 or more; found '\(text)'")
+                    "collapse-depth must be a whole number, 0 or more; found '\(Quote.snippet(text))'")
             }
             collapseDepth = depth
         default:

@@ -11,14 +11,14 @@ public struct PlistParser: Sendable {
         var reader = Reader(file: file)
         let root = try XMLReader.parse(bytes, file: file)
         guard root.name == "plist" else {
-            throw reader.invalid(root, "", "the root element is <\(root.name)>, not <plist>")
+            throw reader.invalid(root, "", "the root element is <\(Quote.snippet(root.name))>, not <plist>")
         }
         let values = root.elements
         guard values.count == 1, let value = values.first else {
             throw reader.invalid(root, "", "<plist> must hold exactly one value, found \(values.count)")
         }
         if let stray = root.strayText {
-            throw ConversionError.invalid(reader.location(stray.line), "text '\(stray.text)' outside any value")
+            throw ConversionError.invalid(reader.location(stray.line, stray.column), "text '\(Quote.snippet(stray.text))' outside any value")
         }
         var outline = Outline()
         switch value.name {
@@ -30,11 +30,11 @@ public struct PlistParser: Sendable {
                 case "title": outline.title = try reader.nonEmptyString(entry, path: "title")
                 case "sections": outline.nodes = try reader.sections(entry, path: "sections")
                 case "detail": outline.body = BodyText.normalized(try reader.string(entry, path: "detail"))
-                default: reader.warnUnknown(key, entry, path: key)
+                default: reader.warnUnknown(key, entry, path: Quote.snippet(key, limit: 40))
                 }
             }
         default:
-            throw reader.invalid(value, "", "the top value must be an array of sections or a dict, not <\(value.name)>")
+            throw reader.invalid(value, "", "the top value must be an array of sections or a dict, not <\(Quote.snippet(value.name))>")
         }
         return ParsedDocument(outline: outline, warnings: reader.warnings)
     }
@@ -56,7 +56,7 @@ private struct Reader {
     }
 
     mutating func warnUnknown(_ key: String, _ element: XMLElement, path: String) {
-        warnings.append(Diagnostic(location(element.line, element.column), "\(path): unknown key '\(key)' is ignored"))
+        warnings.append(Diagnostic(location(element.line, element.column), "\(path): unknown key '\(Quote.snippet(key))' is ignored"))
     }
 
     mutating func sections(_ array: XMLElement, path: String) throws -> [OutlineNode] {
@@ -76,7 +76,7 @@ private struct Reader {
         guard element.name == "dict" else { throw wrongType(element, path, expected: "a dict or a string") }
         var node = OutlineNode(title: "", line: element.line)
         for (key, value) in try entries(of: element, path: path) {
-            let keyPath = "\(path).\(key)"
+            let keyPath = "\(path).\(Quote.snippet(key, limit: 40))"
             switch key {
             case "name", "title": node.title = try nonEmptyString(value, path: keyPath)
             case "collapsed": node.collapsed = try bool(value, path: keyPath)
@@ -85,7 +85,7 @@ private struct Reader {
             case "items": node.children = try sections(value, path: "\(keyPath)")
             case "attributes":
                 for (name, text) in try entries(of: value, path: keyPath) {
-                    node.attributes[name] = try string(text, path: "\(keyPath).\(name)")
+                    node.attributes[name] = try string(text, path: "\(keyPath).\(Quote.snippet(name, limit: 40))")
                 }
             default: warnUnknown(key, value, path: keyPath)
             }
@@ -102,8 +102,8 @@ private struct Reader {
         var index = 0
         while index < elements.count {
             let key = elements[index]
-            guard key.name == "key" else { throw invalid(key, path, "expected <key>, found <\(key.name)>") }
-            guard index + 1 < elements.count else { throw invalid(key, path, "key '\(key.text)' has no value") }
+            guard key.name == "key" else { throw invalid(key, path, "expected <key>, found <\(Quote.snippet(key.name))>") }
+            guard index + 1 < elements.count else { throw invalid(key, path, "key '\(Quote.snippet(key.text))' has no value") }
             entries.append((key.text, elements[index + 1]))
             index += 2
         }
@@ -112,14 +112,14 @@ private struct Reader {
 
     func values(of container: XMLElement) throws -> [XMLElement] {
         if let stray = container.strayText {
-            throw ConversionError.invalid(location(stray.line), "text '\(stray.text)' inside <\(container.name)> outside any value")
+            throw ConversionError.invalid(location(stray.line, stray.column), "text '\(Quote.snippet(stray.text))' inside <\(Quote.snippet(container.name))> outside any value")
         }
         return container.elements
     }
 
     func string(_ element: XMLElement, path: String) throws -> String {
         guard element.name == "string" else { throw wrongType(element, path, expected: "a string") }
-        if let inner = element.elements.first { throw invalid(inner, path, "<string> cannot contain <\(inner.name)>") }
+        if let inner = element.elements.first { throw invalid(inner, path, "<string> cannot contain <\(Quote.snippet(inner.name))>") }
         return element.text
     }
 
@@ -138,6 +138,6 @@ private struct Reader {
     }
 
     func wrongType(_ element: XMLElement, _ path: String, expected: String) -> ConversionError {
-        invalid(element, path, "expected \(expected), found <\(element.name)>")
+        invalid(element, path, "expected \(expected), found <\(Quote.snippet(element.name))>")
     }
 }

@@ -40,13 +40,18 @@ enum SourceText {
         return String(decoding: normalizingLineEndings(Array(text.utf8)), as: UTF8.self)
     }
 
-    /// Line and column of the byte at `index`.
+    /// Line and column of the byte at `index`. LF, CRLF and a lone CR each end a line.
     static func location(of index: Int, in bytes: ArraySlice<UInt8>, file: String) -> SourceLocation {
         var line = 1
         var lineStart = bytes.startIndex
-        for i in bytes.startIndex..<index where bytes[i] == 10 {
+        var i = bytes.startIndex
+        while i < index {
+            let byte = bytes[i]
+            i += 1
+            guard byte == 10 || byte == 13 else { continue }
+            if byte == 13, i < index, bytes[i] == 10 { i += 1 }
             line += 1
-            lineStart = i + 1
+            lineStart = i
         }
         // Count characters, not bytes: continuation bytes do not start one.
         let column = 1 + bytes[lineStart..<index].characterCount

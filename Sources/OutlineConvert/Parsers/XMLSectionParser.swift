@@ -12,7 +12,7 @@ public struct XMLSectionParser: Sendable {
         let root = try XMLReader.parse(bytes, file: file)
         let reader = SectionReader(file: file)
         guard root.name == "outline" else {
-            throw reader.invalid(root, "the root element is <\(root.name)>, not <outline>")
+            throw reader.invalid(root, "the root element is <\(Quote.snippet(root.name))>, not <outline>")
         }
         var outline = Outline()
         if let title = root.attribute("title") {
@@ -37,16 +37,16 @@ private struct SectionReader {
     func contents(of container: XMLElement) throws -> (detail: String, nodes: [OutlineNode]) {
         if let stray = container.strayText {
             throw ConversionError.invalid(
-                SourceLocation(file: file, line: stray.line),
-                "text '\(stray.text.prefix(40))' directly inside <\(container.name)>; put it in a <detail>")
+                SourceLocation(file: file, line: stray.line, column: stray.column),
+                "text '\(Quote.snippet(stray.text))' directly inside <\(Quote.snippet(container.name))>; put it in a <detail>")
         }
         var detail = ""
         var nodes: [OutlineNode] = []
         for (index, element) in container.elements.enumerated() {
             switch element.name {
             case "detail":
-                guard index == 0 else { throw invalid(element, "<detail> must be the first child of <\(container.name)>") }
-                if let inner = element.elements.first { throw invalid(inner, "<detail> holds text only, not <\(inner.name)>") }
+                guard index == 0 else { throw invalid(element, "<detail> must be the first child of <\(Quote.snippet(container.name))>") }
+                if let inner = element.elements.first { throw invalid(inner, "<detail> holds text only, not <\(Quote.snippet(inner.name))>") }
                 detail = BodyText.normalized(element.text)
             case "section":
                 var node = try header(of: element)
@@ -54,11 +54,11 @@ private struct SectionReader {
                 nodes.append(node)
             case "item":
                 var node = try header(of: element)
-                if let inner = element.elements.first { throw invalid(inner, "<item> holds text only, not <\(inner.name)>") }
+                if let inner = element.elements.first { throw invalid(inner, "<item> holds text only, not <\(Quote.snippet(inner.name))>") }
                 node.body = BodyText.normalized(element.text)
                 nodes.append(node)
             default:
-                throw invalid(element, "unknown element <\(element.name)> in <\(container.name)>; expected <section>, <item> or a first <detail>")
+                throw invalid(element, "unknown element <\(Quote.snippet(element.name))> in <\(Quote.snippet(container.name))>; expected <section>, <item> or a first <detail>")
             }
         }
         return (detail, nodes)
@@ -67,7 +67,7 @@ private struct SectionReader {
     /// A node from an element's attributes: `title` (required), `collapsed`, `id`, the rest kept.
     private func header(of element: XMLElement) throws -> OutlineNode {
         guard let title = element.attribute("title"), !title.trimmed.isEmpty else {
-            throw invalid(element, "<\(element.name)> needs a non-empty title attribute")
+            throw invalid(element, "<\(Quote.snippet(element.name))> needs a non-empty title attribute")
         }
         var node = OutlineNode(title: title, line: element.line)
         for (name, value) in element.attributes {
@@ -78,7 +78,7 @@ private struct SectionReader {
                 switch value.trimmed {
                 case "true": node.collapsed = true
                 case "false": node.collapsed = false
-                default: throw invalid(element, "collapsed must be \"true\" or \"false\", not \"\(value)\"")
+                default: throw invalid(element, "collapsed must be \"true\" or \"false\", not \"\(Quote.snippet(value))\"")
                 }
             default: node.attributes[name] = value
             }

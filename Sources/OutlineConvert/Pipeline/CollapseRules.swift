@@ -25,9 +25,10 @@ public struct CollapseOptions: Equatable, Sendable {
 enum CollapseRules {
     static func apply(_ options: CollapseOptions, to outline: inout Outline, file: String) -> [Diagnostic] {
         let depthLimit = options.depth ?? outline.collapseDepth
+        let named = options.expand.union(options.collapse)
         var seen: Set<String> = []
         outline.mapNodes { node, depth in
-            seen.insert(node.id)
+            if named.contains(node.id) { seen.insert(node.id) }
             if options.expand.contains(node.id) {
                 node.collapsed = false
             } else if options.collapse.contains(node.id) {
@@ -39,7 +40,7 @@ enum CollapseRules {
                 node.collapsed = node.isCollapsible && depthLimit.map { depth >= $0 } == true
             }
         }
-        let missing = options.expand.union(options.collapse).subtracting(seen).sorted()
-        return missing.map { Diagnostic(SourceLocation(file: file), "no section has the id '\($0)'") }
+        let missing = named.subtracting(seen).sorted()
+        return missing.map { Diagnostic(SourceLocation(file: file), "no section has the id '\(Quote.snippet($0))'") }
     }
 }

@@ -3,14 +3,18 @@ struct XMLElement: Sendable {
     /// What an element holds, in document order (comments and processing instructions dropped).
     enum Content: Sendable {
         case element(XMLElement)
-        case text(String, line: Int)
+        case text(String)
     }
 
     let name: String
+    /// Where the start tag's `<` is: 1-based line and column (in characters).
     let line: Int
     let column: Int
     let attributes: [(name: String, value: String)]
     let children: [Content]
+    /// The document's bytes and this start tag's offset in them, to place text on demand.
+    let source: XMLSource
+    let offset: Int
 
     /// The value of an attribute, if present.
     func attribute(_ name: String) -> String? {
@@ -24,14 +28,125 @@ struct XMLElement: Sendable {
 
     /// All text directly inside, CDATA included.
     var text: String {
-        children.map { if case .text(let t, _) = $0 { t } else { "" } }.joined()
+        children.map { if case .text(let t) = $0 { t } else { "" } }.joined()
     }
 
-    /// The first run of non-white-space text directly inside, if any, with its line.
-    var strayText: (text: String, line: Int)? {
-        for case .text(let text, let line) in children where !text.trimmed.isEmpty {
-            return (text.trimmed, line)
+    /// The first run of non-white-space text directly inside, if any, with where it starts.
+    var strayText: (text: String, line: Int, column: Int)? {
+        for case .text(let text) in children where !text.trimmed.isEmpty {
+            let place = source.firstText(inElementAt: offset).map(source.position) ?? (line: line, column: column)
+            return (text.trimmed, place.line, place.column)
         }
         return nil
+    }
+}
+
+/// The bytes an XML document was parsed from, to turn byte offsets into lines and columns.
+final class XMLSource: Sendable {
+    let bytes: [UInt8]
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    /// 1-based line and column (in characters) of the byte at `offset`.
+    func position(_ offset: Int) -> (line: Int, column: Int) {
+        let location = SourceText.location(of: min(offset, bytes.count), in: bytes[...], file: "")
+        return (location.line, location.column)
+    }
+
+    /// The line and byte column (1-based, as libxml2 counts) in characters instead.
+    func column(line: Int, byteColumn: Int) -> Int {
+        var start = 0
+        var current = 1
+        while current < line, let newline = bytes[start...].firstIndex(of: 10) {
+            start = newline + 1
+            current += 1
+        }
+        let end = min(start + max(byteColumn - 1, 0), bytes.count)
+        return 1 + bytes[start..<end].characterCount
+    }
+
+    /// The offset of the first character of text directly inside the element whose start
+    /// tag is at `offset` (not inside a child, a comment or a tag), if there is one.
+    func firstText(inElementAt offset: Int) -> Int? {
+        var scanner = XMLMarkupScanner(bytes: bytes, offset: offset)
+        guard scanner.skipMarkup() == .startTag else { return nil }  // the element's own tag
+        var depth = 0
+        while let byte = scanner.peek() {
+            if byte == UInt8(ascii: "<") {
+                switch scanner.skipMarkup() {
+                case .startTag: depth += 1
+                case .endTag: if depth == 0 { return nil } else { depth -= 1 }
+                case .emptyTag, .other: break
+                case .cdata(let start): if depth == 0 { return start }
+                }
+            } else if depth == 0 && byte != 32 && byte != 9 && byte != 10 && byte != 13 {
+                return scanner.offset
+            } else {
+                scanner.offset += 1
+            }
+        }
+        return nil
+    }
+}
+
+/// Steps over XML markup byte by byte: tags (with quoted attribute values, which may hold
+/// `>`), comments, CDATA sections, processing instructions and doctypes.
+struct XMLMarkupScanner {
+    enum Markup: Equatable {
+        case startTag, endTag, emptyTag, other
+        /// A CDATA section; its text starts at this offset.
+        case cdata(Int)
+    }
+
+    let bytes: [UInt8]
+    var offset: Int
+
+    func peek() -> UInt8? { offset < bytes.count ? bytes[offset] : nil }
+
+    /// At a `<`: moves past the whole construct and says what it was.
+    mutating func skipMarkup() -> Markup {
+        if has("<!--") { skip(past: "-->"); return .other }
+        if has("<![CDATA[") {
+            let start = offset + 9
+            skip(past: "]]>")
+            return .cdata(start)
+        }
+        if has("<?") { skip(past: "?>"); return .other }
+        if has("<!") {
+            // A doctype, possibly with an internal subset in brackets.
+            var depth = 0
+            while let byte = peek() {
+                offset += 1
+                if byte == UInt8(ascii: "[") { depth += 1 } else if byte == UInt8(ascii: "]") { depth -= 1 }
+                if byte == UInt8(ascii: ">") && depth <= 0 { break }
+            }
+            return .other
+        }
+        let isEnd = has("</")
+        var quote: UInt8?
+        var previous: UInt8 = 0
+        while let byte = peek() {
+            offset += 1
+            if let open = quote {
+                if byte == open { quote = nil }
+            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                quote = byte
+            } else if byte == UInt8(ascii: ">") {
+                return isEnd ? .endTag : previous == UInt8(ascii: "/") ? .emptyTag : .startTag
+            }
+            previous = byte
+        }
+        return isEnd ? .endTag : .startTag
+    }
+
+    private func has(_ literal: StaticString) -> Bool {
+        let count = literal.utf8CodeUnitCount
+        guard offset + count <= bytes.count else { return false }
+        return literal.withUTF8Buffer { bytes[offset..<(offset + count)].elementsEqual($0) }
+    }
+
+    private mutating func skip(past literal: StaticString) {
+        while offset < bytes.count && !has(literal) { offset += 1 }
+        offset = min(offset + literal.utf8CodeUnitCount, bytes.count)
     }
 }

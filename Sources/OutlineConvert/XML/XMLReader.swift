@@ -10,7 +10,10 @@ enum XMLReader {
     static let maxDepth = 256
 
     /// The document's root element. Errors carry the file, line and column of the first problem.
-    static func parse(_ bytes: [UInt8], file: String) throws -> XMLElement {
+    static func parse(_ original: [UInt8], file: String) throws -> XMLElement {
+        // libxml2 counts lines at LF only; XML reads CR and CRLF as LF anyway (XML 1.0 §2.11),
+        // so make them LF first. Not in UTF-16 or UTF-32, whose bytes include NULs.
+        let bytes = original.contains(0) ? original : SourceText.normalizingLineEndings(original)
         guard let context = xmlNewParserCtxt() else {
             throw ConversionError.io(path: file, "libxml2 could not allocate a parser")
         }
@@ -23,7 +26,8 @@ enum XMLReader {
         context.pointee.sax.pointee.entityDecl = refuseEntityDeclaration
         context.pointee.sax.pointee.unparsedEntityDecl = refuseUnparsedEntity
 
-        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOCDATA.rawValue)
+        let options = Int32(
+            XML_PARSE_NONET.rawValue | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_BIG_LINES.rawValue)
         let document = bytes.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) {
                 xmlCtxtReadMemory(context, $0.baseAddress, Int32(clamping: $0.count), file, nil, options)
@@ -33,8 +37,10 @@ enum XMLReader {
         if let refusal = state.refusal {
             throw ConversionError.refused(SourceLocation(file: file, line: refusal.line, column: refusal.column), refusal.message)
         }
+        let source = XMLSource(bytes)
         if let error = state.firstError {
-            let location = SourceLocation(file: file, line: error.line, column: error.column)
+            let column = error.line > 0 ? source.column(line: error.line, byteColumn: max(error.column, 1)) : 0
+            let location = SourceLocation(file: file, line: error.line, column: column)
             if error.message.contains("Excessive depth") {
                 throw ConversionError.refused(location, "elements nest deeper than \(maxDepth) levels, the limit for XML inputs")
             }
@@ -43,16 +49,15 @@ enum XMLReader {
         guard let document, context.pointee.wellFormed != 0, let root = xmlDocGetRootElement(document) else {
             throw ConversionError.malformed(SourceLocation(file: file, line: 1, column: 1), "the file is not well-formed XML")
         }
-        var columns = ColumnFinder(source: bytes)
-        return try element(root, file: file, columns: &columns)
+        var positions = ElementPositions(source: source)
+        return try element(root, file: file, positions: &positions)
     }
 
     // MARK: - Tree to values
 
-    private static func element(_ node: xmlNodePtr, file: String, columns: inout ColumnFinder) throws -> XMLElement {
+    private static func element(_ node: xmlNodePtr, file: String, positions: inout ElementPositions) throws -> XMLElement {
         let name = string(node.pointee.name)
-        let line = Int(xmlGetLineNo(node))
-        let column = columns.column(ofTag: name, onLine: line)
+        let (offset, line, column) = positions.next()
         var attributes: [(String, String)] = []
         var attribute = node.pointee.properties
         while let current = attribute {
@@ -64,22 +69,26 @@ enum XMLReader {
         var children: [XMLElement.Content] = []
         var child = node.pointee.children
         while let current = child {
-            let childLine = Int(xmlGetLineNo(current))
             switch current.pointee.type {
             case XML_ELEMENT_NODE:
-                children.append(.element(try element(current, file: file, columns: &columns)))
+                children.append(.element(try element(current, file: file, positions: &positions)))
             case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
-                children.append(.text(string(UnsafePointer(current.pointee.content)), line: childLine))
+                children.append(.text(string(UnsafePointer(current.pointee.content))))
             case XML_ENTITY_REF_NODE:
+                let reference = Array(("&" + string(current.pointee.name) + ";").utf8)
+                let at = positions.source.bytes[offset...].firstRange(of: reference)?.lowerBound ?? offset
+                let place = positions.source.position(at)
                 throw ConversionError.refused(
-                    SourceLocation(file: file, line: childLine, column: 0),
-                    "entity '\(string(current.pointee.name))' is not defined; only the five XML entities are allowed")
+                    SourceLocation(file: file, line: place.line, column: place.column),
+                    "entity '\(Quote.snippet(string(current.pointee.name)))' is not defined; only the five XML entities are allowed")
             default:
                 break  // comments, processing instructions
             }
             child = current.pointee.next
         }
-        return XMLElement(name: name, line: line, column: column, attributes: attributes, children: children)
+        return XMLElement(
+            name: name, line: line, column: column, attributes: attributes, children: children,
+            source: positions.source, offset: offset)
     }
 
     private static func string(_ text: UnsafePointer<xmlChar>?) -> String {
@@ -108,8 +117,8 @@ private let recordError: xmlStructuredErrorFunc = { context, error in
           let (_, state) = state(of: context), state.firstError == nil
     else { return }
     let message = error.pointee.message.map { String(cString: $0) } ?? "XML error"
-    // libxml2's messages may run over several lines; ours are one line each.
-    let oneLine = message.split(whereSeparator: \.isNewline).map { $0.trimmed }.joined(separator: "; ")
+    // libxml2's messages may run over several lines and quote the input; ours are one short line.
+    let oneLine = Quote.snippet(message.split(whereSeparator: \.isNewline).map { $0.trimmed }.joined(separator: "; "), limit: 200)
     state.firstError = (Int(error.pointee.line), Int(error.pointee.int2), oneLine)
 }
 
@@ -119,46 +128,55 @@ private func refuse(_ context: UnsafeMutableRawPointer?, _ name: UnsafePointer<x
     let input = parser.pointee.input
     state.refusal = (
         Int(input?.pointee.line ?? 0), Int(input?.pointee.col ?? 0),
-        "entity declarations are not allowed (entity '\(entity)'): they can expand without bound or read local files")
+        "entity declarations are not allowed (entity '\(Quote.snippet(entity))'): they can expand without bound or read local files")
     xmlStopParser(parser)
 }
 
 private let refuseEntityDeclaration: entityDeclSAXFunc = { context, name, _, _, _, _ in refuse(context, name) }
 private let refuseUnparsedEntity: unparsedEntityDeclSAXFunc = { context, name, _, _, _ in refuse(context, name) }
 
-// MARK: - Columns
+// MARK: - Positions
 
-/// libxml2 keeps only line numbers on nodes; this finds each start tag's column by scanning
-/// its line, in document order (the n-th element named `x` on a line is the n-th `<x`).
-/// Scanning resumes where the previous tag on the same line was found, and so does the
-/// character count, so a whole minified file on one line stays linear.
-private struct ColumnFinder {
-    private let source: [UInt8]
-    private var lineStarts: [Int] = [0]
-    /// Where the last tag was found: its line, the byte after its name, and that byte's column.
-    private var cursor: (line: Int, offset: Int, column: Int) = (0, 0, 1)
+/// Where each element starts, found by scanning the source for start tags in document
+/// order (the order the tree is walked in): exact lines past libxml2's 65,535 cap and exact
+/// columns, in one pass over the bytes however long the lines are.
+private struct ElementPositions {
+    let source: XMLSource
+    private var scanner: XMLMarkupScanner
+    /// Newlines are counted up to `counted`; `lineStart` is where the current line begins.
+    private var counted = 0
+    private var line = 1
+    private var lineStart = 0
+    /// The last column computed, to count on from it on the same line.
+    private var lastColumn: (offset: Int, column: Int) = (0, 1)
 
-    init(source: [UInt8]) {
+    init(source: XMLSource) {
         self.source = source
-        for (index, byte) in source.enumerated() where byte == 10 { lineStarts.append(index + 1) }
+        scanner = XMLMarkupScanner(bytes: source.bytes, offset: 0)
     }
 
-    mutating func column(ofTag name: String, onLine line: Int) -> Int {
-        guard line >= 1, line <= lineStarts.count else { return 0 }
-        let end = line < lineStarts.count ? lineStarts[line] : source.count
-        var (from, column) = cursor.line == line ? (cursor.offset, cursor.column) : (lineStarts[line - 1], 1)
-        let tag = Array(("<" + name).utf8)
-        while from + tag.count <= end {
-            if source[from] == tag[0], source[from..<(from + tag.count)].elementsEqual(tag) {
-                let after = from + tag.count
-                if after >= source.count || [32, 9, 10, 13, 47, 62].contains(source[after]) {
-                    cursor = (line, after, column + source[from..<after].characterCount)
-                    return column
-                }
+    /// The next start tag's offset, line and column.
+    mutating func next() -> (offset: Int, line: Int, column: Int) {
+        let bytes = source.bytes
+        while let byte = scanner.peek() {
+            guard byte == UInt8(ascii: "<") else {
+                scanner.offset += 1
+                continue
             }
-            if source[from] & 0xC0 != 0x80 { column += 1 }
-            from += 1
+            let start = scanner.offset
+            let markup = scanner.skipMarkup()
+            guard markup == .startTag || markup == .emptyTag else { continue }
+            while counted < start {
+                if bytes[counted] == 10 {
+                    line += 1
+                    lineStart = counted + 1
+                }
+                counted += 1
+            }
+            let from: (offset: Int, column: Int) = lastColumn.offset >= lineStart ? lastColumn : (lineStart, 1)
+            lastColumn = (start, from.column + bytes[from.offset..<start].characterCount)
+            return (start, line, lastColumn.column)
         }
-        return 0
+        return (bytes.count, line, 0)
     }
 }
