@@ -26,10 +26,9 @@ final class CommonMarkDocument {
         case lineBreak
     }
 
-    /// The top-level blocks, in order.
-    let blocks: [Block]
     private let root: OpaquePointer
-    private let blockNodes: [OpaquePointer]
+    /// The top-level blocks; nil once discarded.
+    private var blockNodes: [OpaquePointer?]
 
     /// Parses `text` with source positions.
     convenience init(parsing text: String) {
@@ -46,21 +45,36 @@ final class CommonMarkDocument {
         // cmark returns NULL only when out of memory.
         guard let parsed else { fatalError("cmark could not allocate a document") }
         root = parsed
-        var nodes: [OpaquePointer] = []
-        var blocks: [Block] = []
+        var nodes: [OpaquePointer?] = []
         var node = cmark_node_first_child(parsed)
         while let current = node {
             nodes.append(current)
-            let heading = cmark_node_get_type(current) == CMARK_NODE_HEADING
-                ? Heading(level: Int(cmark_node_get_heading_level(current)), parts: Self.titleParts(of: current))
-                : nil
-            blocks.append(Block(
-                startLine: Int(cmark_node_get_start_line(current)),
-                endLine: Int(cmark_node_get_end_line(current)), heading: heading))
             node = cmark_node_next(current)
         }
         blockNodes = nodes
-        self.blocks = blocks
+    }
+
+    /// The number of top-level blocks.
+    var blockCount: Int { blockNodes.count }
+
+    /// Top-level block `index` (read from the tree when asked, so nothing is kept twice).
+    /// Nil once discarded.
+    func block(_ index: Int) -> Block? {
+        guard let node = blockNodes[index] else { return nil }
+        let heading = cmark_node_get_type(node) == CMARK_NODE_HEADING
+            ? Heading(level: Int(cmark_node_get_heading_level(node)), parts: Self.titleParts(of: node))
+            : nil
+        return Block(
+            startLine: Int(cmark_node_get_start_line(node)), endLine: Int(cmark_node_get_end_line(node)), heading: heading)
+    }
+
+    /// Frees top-level block `index` now: a heading, once read, is never rendered from the
+    /// tree, and a document of a million headings need not hold them twice.
+    func discardBlock(_ index: Int) {
+        guard let node = blockNodes[index] else { return }
+        cmark_node_unlink(node)
+        cmark_node_free(node)
+        blockNodes[index] = nil
     }
 
     /// Above this many top-level blocks, the tree is freed on a background thread, so that
@@ -80,7 +94,7 @@ final class CommonMarkDocument {
     /// omitted unless `unsafe`.
     func appendHTML(ofBlocks range: Range<Int>, unsafe: Bool, to html: inout ByteBuffer) {
         let options = unsafe ? CMARK_OPT_UNSAFE : CMARK_OPT_DEFAULT
-        for node in blockNodes[range] {
+        for case let node? in blockNodes[range] {
             guard let rendered = cmark_render_html(node, options) else { continue }
             defer { free(rendered) }
             html.write(UnsafeRawBufferPointer(start: rendered, count: strlen(rendered)))
@@ -92,7 +106,7 @@ final class CommonMarkDocument {
     /// indented, code keeps its lines, raw HTML is dropped.
     func plainText(ofBlocks range: Range<Int>, indent: String) -> String {
         var writer = PlainTextWriter(indent: indent)
-        for node in blockNodes[range] { writer.write(node) }
+        for case let node? in blockNodes[range] { writer.write(node) }
         return writer.finish()
     }
 

@@ -34,7 +34,7 @@ struct HTMLEmitter {
 
     /// The whole page, or only the outline markup with `fragment`.
     func render(_ outline: Outline, pageTitle: String, sizeHint: Int = 0) -> [UInt8] {
-        var html = ByteBuffer(capacity: sizeHint + sizeHint / 2 + 16_384)
+        var html = ByteBuffer(capacity: Self.estimatedSize(outline, sourceSize: sizeHint))
         if options.fragment {
             writeContent(outline, into: &html)
         } else {
@@ -42,6 +42,19 @@ struct HTMLEmitter {
             (options.template ?? .default).render(title: pageTitle, lang: lang, into: &html) { writeContent(outline, into: &$0) }
         }
         return html.bytes
+    }
+
+    /// About the size of the page, so the buffer is allocated once, not grown by doubling:
+    /// bodies take about 1.25× their source; each node's markup is counted as written.
+    private static func estimatedSize(_ outline: Outline, sourceSize: Int) -> Int {
+        var markup = 0
+        var titles = 0
+        outline.forEachNode { node in
+            let text = node.id.utf8.count + node.title.utf8.count
+            titles += node.title.utf8.count
+            markup += node.isCollapsible ? 240 + 2 * text : 50 + text
+        }
+        return max(sourceSize - titles, 0) * 5 / 4 + markup + 24_576
     }
 
     private func writeContent(_ outline: Outline, into html: inout ByteBuffer) {

@@ -5,7 +5,10 @@
 /// keys are sorted, so the same outline always gives the same bytes.
 struct JSONEmitter {
     func render(_ outline: Outline) -> [UInt8] {
-        var json = ByteBuffer(capacity: outline.body.utf8.count + 4096)
+        // About the size of the output, so the buffer is allocated once.
+        var size = outline.body.utf8.count + 4096
+        outline.forEachNode { size += 160 + $0.id.utf8.count + $0.title.utf8.count + $0.body.utf8.count * 9 / 8 }
+        var json = ByteBuffer(capacity: size)
         json.write("{\n  \"version\": 1,\n" as StaticString)
         if let title = outline.title { field("title", title, indent: "  ", into: &json) }
         field("body", outline.body, indent: "  ", into: &json)

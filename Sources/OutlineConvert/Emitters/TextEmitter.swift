@@ -7,28 +7,34 @@ struct TextEmitter {
     let ascii: Bool
     let bodies: BodyRenderer
 
-    func render(_ outline: Outline) -> String {
-        var text = ""
-        if let title = outline.title { text += Self.oneLine(title) + "\n\n" }
+    func render(_ outline: Outline, sizeHint: Int = 0) -> [UInt8] {
+        var text = ByteBuffer(capacity: sizeHint + 4096)
+        if let title = outline.title { text.write(Self.oneLine(title) + "\n\n") }
         let preamble = bodies.plainText(outline.body, number: 0)
-        if !preamble.isEmpty { text += preamble + "\n\n" }
+        if !preamble.isEmpty { text.write(preamble + "\n\n") }
         var number = 0
         write(outline.nodes, indent: "", into: &text, number: &number)
-        return text
+        return text.bytes
     }
 
-    private func write(_ nodes: [OutlineNode], indent: String, into text: inout String, number: inout Int) {
+    private func write(_ nodes: [OutlineNode], indent: String, into text: inout ByteBuffer, number: inout Int) {
         for node in nodes {
             number += 1
-            let marker = !node.isCollapsible ? (ascii ? "*" : "•") : node.isCollapsed ? (ascii ? "+" : "▸") : (ascii ? "-" : "▾")
-            text += indent + marker + " " + Self.oneLine(node.title) + "\n"
+            let marker: StaticString = !node.isCollapsible ? (ascii ? "* " : "• ") : node.isCollapsed ? (ascii ? "+ " : "▸ ") : (ascii ? "- " : "▾ ")
+            text.write(indent)
+            text.write(marker)
+            text.write(Self.oneLine(node.title))
+            text.write("\n" as StaticString)
             if node.isCollapsed && node.isCollapsible {
                 number += Self.count(node.children)  // hidden, but still numbered
                 continue
             }
             let bodyIndent = indent + "  "
             let body = bodies.plainText(node.body, number: number, indent: bodyIndent)
-            if !body.isEmpty { text += body + "\n" }
+            if !body.isEmpty {
+                text.write(body)
+                text.write("\n" as StaticString)
+            }
             write(node.children, indent: bodyIndent, into: &text, number: &number)
         }
     }

@@ -12,6 +12,11 @@ struct HeadingMarkers {
     static let untitled = "Untitled"
 
     init(parts: [CommonMarkDocument.TitlePart]) {
+        // Most titles are one run of text with single spaces and no attributes: use it as is.
+        if parts.count == 1, case .text(let text) = parts[0], Self.isPlain(text) {
+            title = text
+            return
+        }
         // Raw HTML is not part of a plain title; markmap's comments are markers.
         var pieces: [(text: String, isText: Bool)] = []
         for part in parts {
@@ -59,6 +64,17 @@ struct HeadingMarkers {
         }
     }
 
+    /// Text that needs no clean-up: not empty, no tab or line break, no space at either end
+    /// or twice in a row, and no `}` at the end (which may close pandoc attributes).
+    private static func isPlain(_ text: String) -> Bool {
+        var previous: UInt8 = 32
+        for byte in text.utf8 {
+            if byte == 9 || byte == 10 || byte == 13 || (byte == 32 && previous == 32) { return false }
+            previous = byte
+        }
+        return previous != 32 && previous != UInt8(ascii: "}")
+    }
+
     /// `fold` or `foldAll` for a markmap comment, else nil.
     private static func markmapOption(_ html: String) -> String? {
         guard html.hasPrefix("<!--"), html.hasSuffix("-->") else { return nil }
@@ -88,14 +104,15 @@ struct PandocAttributes {
                 let word = rest.dropFirst().prefix { !$0.isWhitespace }
                 guard !word.isEmpty, !word.contains(where: { "{}\"'=#".contains($0) }) else { return nil }
                 if first == "#" { id = String(word) } else { classes.append(String(word)) }
-                rest = rest.dropFirst(1 + word.count)
-            } else if first == "-" && (rest.count == 1 || rest.dropFirst().first?.isWhitespace == true) {
+                rest = rest[word.endIndex...]
+            } else if first == "-" && rest.dropFirst().first?.isWhitespace != false {
+                // (`first?.isWhitespace != false`: the end of the text, or white space.)
                 classes.append("unnumbered")
                 rest = rest.dropFirst()
             } else {
                 let key = rest.prefix { $0.isLetter || $0.isNumber || "-_:".contains($0) }
-                guard !key.isEmpty, rest.dropFirst(key.count).first == "=" else { return nil }
-                rest = rest.dropFirst(key.count + 1)
+                guard !key.isEmpty, rest[key.endIndex...].first == "=" else { return nil }
+                rest = rest[key.endIndex...].dropFirst()
                 var value: Substring
                 if let quote = rest.first, quote == "\"" || quote == "'" {
                     guard let close = rest.dropFirst().firstIndex(of: quote) else { return nil }
@@ -104,7 +121,7 @@ struct PandocAttributes {
                 } else {
                     value = rest.prefix { !$0.isWhitespace }
                     guard !value.contains(where: { "{}\"'".contains($0) }) else { return nil }
-                    rest = rest.dropFirst(value.count)
+                    rest = rest[value.endIndex...]
                 }
                 pairs.append((String(key), String(value)))
             }

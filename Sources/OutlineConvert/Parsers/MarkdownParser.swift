@@ -4,8 +4,13 @@ import Foundation
 /// nested under the nearest preceding heading of a lower level; the text between headings
 /// is each node's body, as the exact source slice.
 public struct MarkdownParser: Sendable {
-    /// A parser; it keeps no state between documents.
-    public init() {}
+    private let limits: MarkdownLimits
+
+    /// A parser; it keeps no state between documents. Its limits on hostile shapes scale
+    /// with `maxInputSize` (see `MarkdownLimits`).
+    public init(maxInputSize: Int = Files.defaultMaxInputSize) {
+        limits = MarkdownLimits(maxInputSize: maxInputSize)
+    }
 
     /// Parses Markdown `text`; `file` names the source in messages.
     public func parse(_ text: String, file: String) throws -> ParsedDocument {
@@ -15,6 +20,7 @@ public struct MarkdownParser: Sendable {
     /// Parses Markdown from raw bytes: they must be UTF-8 without NUL bytes (else a located error).
     public func parse(bytes: consuming [UInt8], file: String) throws -> ParsedDocument {
         let source = Lines(try SourceText.validated(bytes, file: file))
+        try limits.check(source.bytes, file: file)
         let frontMatter = try FrontMatter(source.frontMatterCandidate, file: file)
         // cmark must not see the front matter (`---` would be a rule or a setext underline);
         // blank lines in its place keep cmark's line numbers equal to ours.
@@ -23,58 +29,66 @@ public struct MarkdownParser: Sendable {
             : CommonMarkDocument(parsing: (Array(repeating: 10, count: frontMatter.lineCount)
                 + source.bytes[source.start(ofLine: frontMatter.lineCount + 1)...])[...])
 
-        var headings: [(level: Int, node: OutlineNode, foldAll: Bool, blockIndex: Int)] = []
-        var bodyStarts: [(line: Int, blockIndex: Int)] = [(frontMatter.lineCount + 1, 0)]
-        for (index, block) in document.blocks.enumerated() {
-            guard let heading = block.heading else { continue }
-            let markers = HeadingMarkers(parts: heading.parts)
-            let node = OutlineNode(
-                title: markers.title, id: markers.id ?? "", collapsed: markers.collapsed,
-                attributes: markers.attributes, line: block.startLine)
-            headings.append((heading.level, node, markers.foldAll, index))
-            bodyStarts.append((source.headingEndLine(block) + 1, index + 1))
-        }
-
-        // Bodies: from after one heading up to the line before the next (or the end).
-        var bodies: [String] = []
+        // One pass: each heading ends the body before it, closes the open nodes of its level
+        // or deeper, and opens its own.
+        var tree = TreeBuilder()
+        var preamble: String?
         var blockRanges: [Range<Int>] = []
-        for (i, start) in bodyStarts.enumerated() {
-            let next = i < headings.count ? headings[i].blockIndex : nil
-            let endLine = next.map { document.blocks[$0].startLine - 1 } ?? source.count
-            bodies.append(source.text(from: start.line, through: endLine))
-            blockRanges.append(start.blockIndex..<(next ?? document.blocks.count))
+        var bodyStart = (line: frontMatter.lineCount + 1, block: 0)
+        func endBody(beforeLine line: Int, block: Int) {
+            let body = source.text(from: bodyStart.line, through: line - 1)
+            if preamble == nil { preamble = body } else { tree.setBodyOfLast(body) }
+            blockRanges.append(bodyStart.block..<block)
         }
+        for index in 0..<document.blockCount {
+            guard let block = document.block(index), let heading = block.heading else { continue }
+            endBody(beforeLine: block.startLine, block: index)
+            let markers = HeadingMarkers(parts: heading.parts)
+            tree.open(
+                OutlineNode(
+                    title: markers.title, id: markers.id ?? "", collapsed: markers.collapsed,
+                    attributes: markers.attributes, line: block.startLine),
+                level: heading.level, foldAll: markers.foldAll)
+            bodyStart = (source.headingEndLine(block) + 1, index + 1)
+            document.discardBlock(index)
+        }
+        endBody(beforeLine: source.count + 1, block: document.blockCount)
 
-        var outline = Outline(
-            title: frontMatter.title, body: bodies[0], attributes: frontMatter.attributes,
+        let outline = Outline(
+            title: frontMatter.title, body: preamble ?? "", nodes: tree.finish(), attributes: frontMatter.attributes,
             collapseDepth: frontMatter.collapseDepth)
-        outline.nodes = Self.nest(headings.enumerated().map { i, heading in
-            var node = heading.node
-            node.body = bodies[i + 1]
-            return (heading.level, node, heading.foldAll)
-        })
         return ParsedDocument(
             outline: outline, bodies: BodyRenderer(document: document, blockRanges: blockRanges))
     }
+}
 
-    // MARK: - Nesting
+// MARK: - Nesting
 
-    /// Builds the tree: each heading nests under the nearest preceding heading of a lower
-    /// level. `foldAll` collapses a node and every node below it that says nothing itself.
-    private static func nest(_ flat: [(level: Int, node: OutlineNode, foldAll: Bool)]) -> [OutlineNode] {
-        var stack: [(level: Int, node: OutlineNode, foldAll: Bool)] = []
-        var roots: [OutlineNode] = []
-        func closeTop() {
-            guard var top = stack.popLast() else { return }
-            if top.foldAll { top.node = foldingAll(top.node) }
-            if stack.isEmpty { roots.append(top.node) } else { stack[stack.count - 1].node.children.append(top.node) }
-        }
-        for entry in flat {
-            while let top = stack.last, top.level >= entry.level { closeTop() }
-            stack.append(entry)
-        }
+/// Builds the tree as headings arrive: each nests under the nearest preceding heading of a
+/// lower level. `foldAll` collapses a node and every node below it that says nothing itself.
+private struct TreeBuilder {
+    private var stack: [(level: Int, node: OutlineNode, foldAll: Bool)] = []
+    private var roots: [OutlineNode] = []
+
+    mutating func open(_ node: OutlineNode, level: Int, foldAll: Bool) {
+        while let top = stack.last, top.level >= level { closeTop() }
+        stack.append((level, node, foldAll))
+    }
+
+    /// Sets the body of the node opened last.
+    mutating func setBodyOfLast(_ body: String) {
+        if !stack.isEmpty { stack[stack.count - 1].node.body = body }
+    }
+
+    mutating func finish() -> [OutlineNode] {
         while !stack.isEmpty { closeTop() }
         return roots
+    }
+
+    private mutating func closeTop() {
+        guard var top = stack.popLast() else { return }
+        if top.foldAll { top.node = Self.foldingAll(top.node) }
+        if stack.isEmpty { roots.append(top.node) } else { stack[stack.count - 1].node.children.append(top.node) }
     }
 
     private static func foldingAll(_ node: OutlineNode) -> OutlineNode {

@@ -33,6 +33,6 @@ struct BodyRenderer {
         if let document, number < blockRanges.count { return (document, blockRanges[number]) }
         guard !body.isEmpty else { return (nil, 0..<0) }
         let alone = CommonMarkDocument(parsing: body)
-        return (alone, 0..<alone.blocks.count)
+        return (alone, 0..<alone.blockCount)
     }
 }

@@ -13,7 +13,7 @@ struct IdentifierAssigner {
     /// Assigns the ids of `outline`'s nodes in place.
     static func assign(_ outline: inout Outline, file: String) -> [Diagnostic] {
         var assigner = IdentifierAssigner(file: file)
-        outline.forEachNode { assigner.reserved.insert(Self.cleaned($0.id)) }
+        outline.forEachNode { if !$0.id.isEmpty { assigner.reserved.insert(Self.cleaned($0.id)) } }
         assigner.reserved.remove("")
         outline.mapNodes { assigner.assign(&$0) }
         return assigner.warnings
@@ -22,20 +22,25 @@ struct IdentifierAssigner {
     private init(file: String) { self.file = file }
 
     private mutating func assign(_ node: inout OutlineNode) {
-        let explicit = Self.cleaned(node.id)
+        let explicit = node.id.isEmpty ? "" : Self.cleaned(node.id)
         if !explicit.isEmpty {
             if used.contains(explicit) {
                 warnings.append(Diagnostic(
-                    SourceLocation(file: file, line: node.line), "duplicate id '\(explicit)'; this one is renamed"))
+                    SourceLocation(file: file, line: node.line), "duplicate id '\(Quote.snippet(explicit))'; this one is renamed"))
                 node.id = unique(explicit)
             } else {
                 node.id = explicit
             }
+            used.insert(node.id)
         } else {
             let slug = Self.slug(node.title)
-            node.id = reserved.contains(slug) || used.contains(slug) ? unique(slug) : slug
+            if (reserved.isEmpty || !reserved.contains(slug)) && used.insert(slug).inserted {
+                node.id = slug
+            } else {
+                node.id = unique(slug)
+                used.insert(node.id)
+            }
         }
-        used.insert(node.id)
     }
 
     private mutating func unique(_ base: String) -> String {
@@ -80,11 +85,14 @@ struct IdentifierAssigner {
 extension Outline {
     /// Calls `body` with every node, in document (pre-)order.
     func forEachNode(_ body: (OutlineNode) -> Void) {
-        var stack = nodes.reversed() as [OutlineNode]
-        while let node = stack.popLast() {
-            body(node)
-            stack.append(contentsOf: node.children.reversed())
+        // Recursion is bounded: every reader limits nesting (Markdown headings to 6 levels).
+        func visit(_ nodes: [OutlineNode]) {
+            for node in nodes {
+                body(node)
+                visit(node.children)
+            }
         }
+        visit(nodes)
     }
 
     /// Lets `transform` change every node in place, in document (pre-)order; `depth` is 1 at the top.
