@@ -208,15 +208,6 @@ import Testing
         #expect(peakKB < 200_000)
     }
 
-    @Test func deepMarkdownIsFine() throws {
-        let deep = String(repeating: ">", count: 100_000) + " x\n\n" + String(repeating: "- ", count: 20_000) + "y\n\n" + String(repeating: "[", count: 100_000) + "\n"
-        for format in ["html", "text", "json"] {
-            let result = try Support.tool("-t", format, "--from", "markdown", input: "# T\n" + deep)
-            #expect(result.status == 0)
-            #expect(!result.stdout.isEmpty)
-        }
-    }
-
     @Test func writingToAFullDeviceFails() throws {
         let input = Support.examples.appending(path: "products.md").path
         let toFile = try Support.tool(input, "-o", "/dev/full")

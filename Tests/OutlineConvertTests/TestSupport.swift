@@ -63,6 +63,13 @@ enum Support {
         try run(tool, arguments, input: input, cwd: cwd)
     }
 
+    /// Runs the built `outline-render` as an unprivileged user (nobody, through `setpriv`,
+    /// when the tests run as root), so that file permissions apply.
+    static func toolAsUnprivilegedUser(_ arguments: [String], cwd: URL) throws -> Result {
+        guard getuid() == 0 else { return try run(tool, arguments, cwd: cwd) }
+        return try run("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", tool] + arguments, cwd: cwd)
+    }
+
     /// A new empty folder; remove it with `defer { Support.remove(dir) }`.
     static func temporaryDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appending(path: "outline-render-tests-\(UUID().uuidString)")
