@@ -239,6 +239,62 @@ import Testing
         #expect(Support.outputs(dir.appending(path: "out")).filter { !$0.hasPrefix("d0/.notes") } == Support.outputs(dir.appending(path: "clean")))
     }
 
+    @Test func aFullDiskFailsEachFileAndLeavesNoTemporaryFile() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { Support.remove(dir) }
+        let small = dir.appending(path: "small")
+        try FileManager.default.createDirectory(at: small, withIntermediateDirectories: true)
+        // A 64 KiB tmpfs where this machine lets us mount one (root, in CI); /dev/full otherwise.
+        let mounted = try Support.run("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", small.path]).status == 0
+        defer { if mounted { _ = try? Support.run("/bin/umount", [small.path]) } }
+        guard mounted else {
+            let full = try Support.tool(Support.examples.appending(path: "products.md").path, "-o", "/dev/full")
+            #expect(full.status == 1 && full.stderr.contains("No space left on device"))
+            return
+        }
+        let page = String(repeating: "# Section\n\nSome text that takes room.\n\n", count: 1000)
+        for index in 0..<4 { try Support.write(page, to: dir.appending(path: "in/f\(index).md")) }
+        let result = try Support.tool("in", "-o", "small/out", cwd: dir)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("error: cannot write: No space left on device"))
+        #expect(Support.listing(small).allSatisfy { !$0.contains(TemporaryFiles.suffix) })
+        #expect(Support.listing(dir.appending(path: "in")).count == 4)
+    }
+
+    @Test func tenThousandFilesInterruptedAtRandomThenRerunEqualACleanRun() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { Support.remove(dir) }
+        for index in 0..<10_000 {
+            try Support.write("# File \(index)\n\nText *\(index)*.\n\n## Part\n\nMore.\n", to: dir.appending(path: "in/d\(index % 50)/f\(index).md"))
+        }
+        #expect(try Support.tool("in", "-o", "clean", cwd: dir).status == 0)
+        var generator = SeededGenerator(seed: 7)
+        let signals: [(Int32, Int32)] = [(SIGINT, 130), (SIGTERM, 143), (SIGHUP, 129), (SIGKILL, -1)]
+        for round in 0..<4 {
+            let (signal, status) = signals[round]
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: Support.tool)
+            process.arguments = ["in", "-o", "out", "-j", "2"]
+            process.currentDirectoryURL = dir
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            usleep(UInt32.random(in: 100_000...1_500_000, using: &generator))
+            kill(process.processIdentifier, signal)
+            process.waitUntilExit()
+            if process.terminationReason == .exit {
+                // It may have finished before the signal; otherwise the status is documented.
+                #expect(process.terminationStatus == status || process.terminationStatus == 0, "round \(round)")
+                #expect(Support.listing(dir.appending(path: "out")).allSatisfy { !$0.contains(TemporaryFiles.suffix) }, "round \(round)")
+            }
+        }
+        #expect(try Support.tool("in", "-o", "out", cwd: dir).status == 0)
+        let clean = Support.outputs(dir.appending(path: "clean"))
+        #expect(Support.outputs(dir.appending(path: "out")) == clean)
+        for file in clean {
+            #expect(try Data(contentsOf: dir.appending(path: "out/\(file)")) == Data(contentsOf: dir.appending(path: "clean/\(file)")), "\(file)")
+        }
+    }
+
     // MARK: - Generated links and messages
 
     @Test func noFileNameBecomesASchemeInTheIndex() throws {
