@@ -113,12 +113,22 @@ struct XMLMarkupScanner {
         }
         if has("<?") { skip(past: "?>"); return .other }
         if has("<!") {
-            // A doctype, possibly with an internal subset in brackets.
+            // A doctype: quoted literals and an internal subset in brackets may hold `>`.
             var depth = 0
+            var quote: UInt8?
             while let byte = peek() {
                 offset += 1
-                if byte == UInt8(ascii: "[") { depth += 1 } else if byte == UInt8(ascii: "]") { depth -= 1 }
-                if byte == UInt8(ascii: ">") && depth <= 0 { break }
+                if let open = quote {
+                    if byte == open { quote = nil }
+                } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                    quote = byte
+                } else if byte == UInt8(ascii: "[") {
+                    depth += 1
+                } else if byte == UInt8(ascii: "]") {
+                    depth -= 1
+                } else if byte == UInt8(ascii: ">") && depth <= 0 {
+                    break
+                }
             }
             return .other
         }

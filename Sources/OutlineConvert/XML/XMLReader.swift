@@ -57,7 +57,12 @@ enum XMLReader {
 
     private static func element(_ node: xmlNodePtr, file: String, positions: inout ElementPositions) throws -> XMLElement {
         let name = string(node.pointee.name)
-        let (offset, line, column) = positions.next()
+        var (offset, line, column) = positions.next()
+        if column == 0 {
+            // The scan fell out of step with libxml2 (input it recovered from in its own
+            // way): its line, and the line's start, still locate the element.
+            (line, column) = (Int(xmlGetLineNo(node)), 1)
+        }
         var attributes: [(String, String)] = []
         var attribute = node.pointee.properties
         while let current = attribute {
@@ -177,6 +182,6 @@ private struct ElementPositions {
             lastColumn = (start, from.column + bytes[from.offset..<start].characterCount)
             return (start, line, lastColumn.column)
         }
-        return (bytes.count, line, 0)
+        return (bytes.count, 0, 0)
     }
 }
