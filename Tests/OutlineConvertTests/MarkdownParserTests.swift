@@ -129,6 +129,30 @@ import Testing
         #expect(outline.nodes.map(\.title) == ["title: x"])  // a setext heading, as cmark sees it
     }
 
+    @Test(arguments: [
+        // CommonMark spec example 96: a rule, a setext heading, another, a paragraph.
+        ("---\nFoo\n---\nBar\n---\nBaz\n", ["Foo", "Bar"], "Baz"),
+        // Example 98: two rules (the preamble is the source slice).
+        ("---\n---\n", [], "---\n---"),
+        // A YAML sequence or a bare URL is not a mapping either.
+        ("---\n- a\n- b\n---\n", [], "---\n- a\n- b\n---"),
+        ("---\nhttp://example.org\n---\n", ["http://example.org"], nil),
+    ] as [(String, [String], String?)])
+    func aTopBlockThatIsNotAMappingIsMarkdownAsCmarkReadsIt(markdown: String, titles: [String], lastBody: String?) throws {
+        let outline = try Support.outline(markdown)
+        #expect(outline.title == nil && outline.attributes.isEmpty)
+        #expect(Support.flatten(outline).map(\.node.title) == titles)
+        if let lastBody { #expect((Support.flatten(outline).last?.node.body ?? outline.body) == lastBody) }
+    }
+
+    @Test func aMappingWithCommentsBlankLinesAndNestedValuesIsFrontMatter() throws {
+        let outline = try Support.outline("---\n# about\ntitle: Hi\n\ntags:\n  - a\n- b\nurl: http://x\n---\n# A\n")
+        #expect(outline.title == "Hi")
+        #expect(outline.attributes == ["tags": "  - a\n- b", "url": "http://x"])
+        #expect(outline.body == "")
+        #expect(outline.nodes.map(\.title) == ["A"])
+    }
+
     // MARK: - Markers
 
     @Test func pandocCollapsedAndExpandedClasses() throws {

@@ -4,6 +4,7 @@ import os
 import pathlib
 import re
 import subprocess
+import xml.etree.ElementTree as ET
 
 import pytest
 
@@ -79,3 +80,58 @@ def body_normalized(text):
 @pytest.fixture
 def tmp(tmp_path):
     return tmp_path
+
+
+NS = "{http://commonmark.org/xml/1.0}"
+
+
+def top_level_headings(markdown):
+    """(start line, level, plain text) of each top-level heading, from cmark's XML."""
+    xml = subprocess.run(["cmark", "-t", "xml", "--sourcepos"], input=markdown, capture_output=True, text=True, check=True).stdout
+    document = ET.fromstring(xml)
+    blocks = []
+    for child in document:
+        start = int(child.get("sourcepos").split(":")[0])
+        if child.tag == NS + "heading":
+            text = "".join(
+                " " if e.tag in (NS + "softbreak", NS + "linebreak") else (e.text or "")
+                for e in child.iter() if e.tag in (NS + "text", NS + "code", NS + "softbreak", NS + "linebreak")
+            )
+            blocks.append((start, int(child.get("level")), " ".join(text.split())))
+        else:
+            blocks.append((start, None, None))
+    return blocks
+
+
+def expected_depths(levels):
+    """Each heading nests under the nearest preceding heading of a lower level."""
+    stack, depths = [], []
+    for level in levels:
+        while stack and stack[-1] >= level:
+            stack.pop()
+        stack.append(level)
+        depths.append(len(stack))
+    return depths
+
+
+_REFERENCE_DEFINITION = re.compile(r"^ {0,3}\[[^\]]+\]:\s*\S")
+
+
+def cmark_section_bodies(markdown, blocks):
+    """cmark's HTML of each section body, in full-document context: cmark renders the whole
+    document with each top-level heading replaced by a marker paragraph, and the pieces
+    between markers are the preamble and the bodies. `blocks` is top_level_headings()."""
+    lines = markdown.split("\n")
+    replaced = list(lines)
+    headings = [(i, b) for i, b in enumerate(blocks) if b[1] is not None]
+    for k, (index, (start, _, _)) in enumerate(headings):
+        end = blocks[index + 1][0] - 1 if index + 1 < len(blocks) else len(lines)
+        # A setext heading's range starts at the link reference definitions its paragraph
+        # began with (cmark takes them out of the heading): they stay, the heading goes.
+        while start < end and _REFERENCE_DEFINITION.match(lines[start - 1]):
+            start += 1
+        replaced[start - 1] = f"\nOUTLINEMARKER{k}\n"
+        for line in range(start, end):
+            replaced[line] = None
+    oracle = cmark("\n".join(l for l in replaced if l is not None))
+    return re.split(r"<p>OUTLINEMARKER\d+</p>\n", oracle)

@@ -4,14 +4,10 @@ import glob
 import os
 import re
 import subprocess
-import xml.etree.ElementTree as ET
 
 import pytest
 
-from conftest import EXAMPLES, GOLDEN, cmark, fragment_bodies, preorder, run, to_json
-
-NS = "{http://commonmark.org/xml/1.0}"
-
+from conftest import EXAMPLES, GOLDEN, cmark, cmark_section_bodies, expected_depths, fragment_bodies, preorder, run, to_json, top_level_headings
 
 def real_documents():
     """Large real Markdown files on the machine: Node.js API references and changelogs,
@@ -56,35 +52,6 @@ def test_golden_html_bodies_equal_cmark():
         assert html == cmark(node["body"])
 
 
-def top_level_headings(markdown):
-    """(start line, level, plain text) of each top-level heading, from cmark's XML."""
-    xml = subprocess.run(["cmark", "-t", "xml", "--sourcepos"], input=markdown, capture_output=True, text=True, check=True).stdout
-    document = ET.fromstring(xml)
-    blocks = []
-    for child in document:
-        start = int(child.get("sourcepos").split(":")[0])
-        if child.tag == NS + "heading":
-            text = "".join(
-                " " if e.tag in (NS + "softbreak", NS + "linebreak") else (e.text or "")
-                for e in child.iter() if e.tag in (NS + "text", NS + "code", NS + "softbreak", NS + "linebreak")
-            )
-            blocks.append((start, int(child.get("level")), " ".join(text.split())))
-        else:
-            blocks.append((start, None, None))
-    return blocks
-
-
-def expected_depths(levels):
-    """Each heading nests under the nearest preceding heading of a lower level."""
-    stack, depths = [], []
-    for level in levels:
-        while stack and stack[-1] >= level:
-            stack.pop()
-        stack.append(level)
-        depths.append(len(stack))
-    return depths
-
-
 @pytest.mark.parametrize("path", REAL, ids=[os.path.relpath(p, "/usr/share/doc") for p in REAL])
 def test_real_document_nodes_are_cmarks_headings_and_bodies_lose_nothing(path):
     markdown = open(path, encoding="utf-8").read().replace("\r\n", "\n")
@@ -99,17 +66,7 @@ def test_real_document_nodes_are_cmarks_headings_and_bodies_lose_nothing(path):
         # A trailing {…} is pandoc attribute syntax, stripped from titles by design.
         assert node["title"] == text or re.fullmatch(re.escape(node["title"]) + r"\s*\{[^}]*\}", text) or (not text and node["title"] == "Untitled")
 
-    # cmark renders the whole document with each top-level heading replaced by a marker
-    # paragraph: the pieces between markers are the bodies, in full-document context.
-    lines = markdown.split("\n")
-    replaced = list(lines)
-    for k, (index, (start, _, _)) in enumerate(headings):
-        end = blocks[index + 1][0] - 1 if index + 1 < len(blocks) else len(lines)
-        replaced[start - 1] = f"\nOUTLINEMARKER{k}\n"
-        for line in range(start, end):
-            replaced[line] = None
-    oracle = cmark("\n".join(l for l in replaced if l is not None))
-    pieces = re.split(r"<p>OUTLINEMARKER\d+</p>\n", oracle)
+    pieces = cmark_section_bodies(markdown, blocks)
     assert len(pieces) == len(headings) + 1
 
     ours = fragment_bodies(run(path, "--fragment").stdout)

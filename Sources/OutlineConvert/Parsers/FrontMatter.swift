@@ -1,5 +1,8 @@
-/// A YAML front matter block at the very top of a Markdown file (`---` … `---` or `...`).
-/// Only top-level `key: value` pairs are read; a nested value is kept as its raw text.
+/// A YAML front matter block at the very top of a Markdown file (`---` … `---` or `...`),
+/// when its content is a YAML mapping (SPEC §3.1): top-level `key: value` lines, with
+/// indented or `- ` continuation lines, comments and blank lines. Anything else (`---`,
+/// `Foo`, `---` is a rule and a setext heading; `---` `---` two rules) is Markdown, and the
+/// block is left to cmark. Only top-level pairs are read; a nested value is kept as text.
 struct FrontMatter {
     /// How many lines the block takes, delimiters included (0 when there is none).
     private(set) var lineCount = 0
@@ -13,31 +16,50 @@ struct FrontMatter {
               !lines[1].trimmingTrailingSpaces.isEmpty,
               let close = lines.indices.dropFirst().first(where: {
                   ["---", "..."].contains(lines[$0].trimmingTrailingSpaces)
-              })
+              }),
+              let pairs = Self.mapping(lines[1..<close])
         else { return }
         lineCount = close + 1
-        var key: (name: String, line: Int)?
-        var value: [Substring] = []
-        for index in 1..<close {
-            let line = lines[index]
-            if line.first == " " || line.first == "\t" || line.first == "-" || key != nil && line.isEmpty {
-                value.append(line)  // continuation of a nested value
-                continue
+        for (key, value) in pairs { try store(key, value, file: file) }
+    }
+
+    /// The block's top-level keys (with their 1-based line) and value lines, or nil when
+    /// it is not a mapping: a line that is neither a key, a continuation of one, a comment
+    /// nor blank; or no key at all.
+    private static func mapping(_ lines: ArraySlice<Substring>) -> [((name: String, line: Int), [Substring])]? {
+        var pairs: [((name: String, line: Int), [Substring])] = []
+        for (index, line) in zip(lines.indices, lines) {
+            let continues = line.first == " " || line.first == "\t" || line.first == "-" || line.trimmingTrailingSpaces.isEmpty
+            if continues && !pairs.isEmpty {
+                pairs[pairs.count - 1].1.append(line)  // part of a nested value
+            } else if line.hasPrefix("#") || line.trimmingTrailingSpaces.isEmpty {
+                continue  // a comment, or a blank line before the first key
+            } else if let colon = keyEnd(line) {
+                pairs.append(((String(line[..<colon]).trimmingTrailingSpaces, index + 1), [line[line.index(after: colon)...]]))
+            } else {
+                return nil
             }
-            if let key { try store(key, value, file: file) }
-            guard let colon = line.firstIndex(of: ":") else {
-                if line.hasPrefix("#") { key = nil; value = []; continue }  // a YAML comment
-                throw ConversionError.malformed(
-                    SourceLocation(file: file, line: index + 1, column: 1),
-                    "front matter line is not `key: value`")
-            }
-            key = (String(line[..<colon]).trimmingTrailingSpaces, index + 1)
-            value = [line[line.index(after: colon)...]]
         }
-        if let key { try store(key, value, file: file) }
+        return pairs.isEmpty ? nil : pairs
+    }
+
+    /// Where a `key:` ends: a colon followed by white space or the end of the line, after
+    /// a key that does not start with YAML punctuation.
+    private static func keyEnd(_ line: Substring) -> Substring.Index? {
+        guard let first = line.first, !"-?:,[]{}#&*!|>'\"%@`".contains(first) else { return nil }
+        var index = line.startIndex
+        while let colon = line[index...].firstIndex(of: ":") {
+            let after = line.index(after: colon)
+            if after == line.endIndex || line[after] == " " || line[after] == "\t" { return colon }
+            index = after
+        }
+        return nil
     }
 
     private mutating func store(_ key: (name: String, line: Int), _ value: [Substring], file: String) throws {
+        // (Blank lines after a value belong to no value.)
+        var value = value
+        while value.count > 1, value.last?.trimmingTrailingSpaces.isEmpty == true { value.removeLast() }
         let first = value.first.map { String($0).trimmed } ?? ""
         let text = value.count <= 1
             ? Self.unquoted(first)
