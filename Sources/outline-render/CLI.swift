@@ -11,11 +11,6 @@ struct CLI {
     /// Positions in `arguments` of those that were not UTF-8 (shown there with `\xNN`).
     let undecodable: Set<Int>
 
-    init(arguments: [String]) {
-        self.arguments = arguments
-        undecodable = []
-    }
-
     /// The command line as the process received it: bytes, which need not be UTF-8.
     init(rawArguments: [[UInt8]]) {
         arguments = rawArguments.map { String(validating: $0, as: UTF8.self) ?? Quote.name(bytes: $0) }

@@ -202,10 +202,14 @@ import Testing
         let dir = try Support.temporaryDirectory()
         defer { Support.remove(dir) }
         try Data(content).write(to: dir.appending(path: name))
-        let result = try Support.run("/usr/bin/env", ["time", "-f", "%M", Support.tool, name], cwd: dir)
-        let peakKB = Int(result.stderr.split(separator: "\n").last ?? "") ?? .max
+        let result = try Support.run("/usr/bin/env", ["time", "-f", "%M %U %S", Support.tool, name], cwd: dir)
+        let figures = (result.stderr.split(separator: "\n").last ?? "").split(separator: " ")
+        let peakKB = Int(figures.first ?? "") ?? .max
+        let cpuSeconds = figures.dropFirst().compactMap { Double($0) }.reduce(0, +)
         #expect(result.status != 0)
         #expect(peakKB < 200_000)
+        // Expanded, the entities would take gigabytes and minutes; refused, it takes neither.
+        #expect(figures.count == 3 && cpuSeconds < 2)
     }
 
     @Test func writingToAFullDeviceFails() throws {

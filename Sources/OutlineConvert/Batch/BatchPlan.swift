@@ -58,8 +58,14 @@ public struct BatchPlan: Sendable {
     private func checkConflicts() throws {
         var byOutput: [String: String] = [:]
         var problems: [String] = []
+        var folders: [String: String] = [:]  // each output folder resolved once
         for job in jobs {
-            let key = Self.resolved(job.output)
+            // An output is replaced by a rename, which replaces a final symbolic link rather
+            // than following it: where it lands is its folder, resolved, plus its name.
+            let parent = Path.parent(job.output)
+            let folder = folders[parent] ?? Self.resolved(parent)
+            folders[parent] = folder
+            let key = Path.join(folder, Path.lastComponent(job.output))
             if let other = byOutput[key] {
                 problems.append("\(other) and \(job.input) would both write \(job.output)")
             } else {
@@ -85,8 +91,7 @@ public struct BatchPlan: Sendable {
         while true {
             if let real = realpath(existing, nil) {
                 defer { free(real) }
-                return ([String(cString: real)] + missing.reversed()).joined(separator: "/")
-                    .replacingOccurrences(of: "//", with: "/")
+                return missing.reversed().reduce(String(cString: real), Path.join)
             }
             guard existing != "/" else { return absolute }
             missing.append(Path.lastComponent(existing))

@@ -2,13 +2,15 @@
 /// `{"version": 1, "title", "body", "attributes", "sections": [node…]}` with each node
 /// `{"id", "title", "collapsed", "body", "attributes", "children"}`. `title` is left out
 /// when the outline has none, `attributes` when empty. Keys keep this order and attribute
-/// keys are sorted, so the same outline always gives the same bytes.
+/// keys are sorted, so the same outline always gives the same bytes. Each level indents by
+/// four spaces up to `maxIndent`; deeper levels keep that indentation, so that a file nested
+/// 200 levels deep does not turn into hundreds of megabytes of spaces.
 struct JSONEmitter {
+    /// The deepest indentation written, in characters (16 levels).
+    static let maxIndent = 2 + 16 * 4
+
     func render(_ outline: Outline) -> [UInt8] {
-        // About the size of the output, so the buffer is allocated once.
-        var size = outline.body.utf8.count + 4096
-        outline.forEachNode { size += 160 + $0.id.utf8.count + $0.title.utf8.count + $0.body.utf8.count * 9 / 8 }
-        var json = ByteBuffer(capacity: size)
+        var json = ByteBuffer(capacity: Self.estimatedSize(outline))
         json.write("{\n  \"version\": 1,\n" as StaticString)
         if let title = outline.title { field("title", title, indent: "  ", into: &json) }
         field("body", outline.body, indent: "  ", into: &json)
@@ -25,7 +27,7 @@ struct JSONEmitter {
             return
         }
         json.write("[\n" as StaticString)
-        let inner = indent + "    "
+        let inner = indent.utf8.count < Self.maxIndent ? indent + "    " : indent
         for (index, node) in nodes.enumerated() {
             json.write(indent + "  {\n")
             field("id", node.id, indent: inner, into: &json)
@@ -38,6 +40,20 @@ struct JSONEmitter {
             json.write("\n" + indent + (index == nodes.count - 1 ? "  }\n" : "  },\n"))
         }
         json.write(indent + "]")
+    }
+
+    /// About the size of the output, so the buffer is allocated once: each node's text and
+    /// its seven lines of indentation.
+    private static func estimatedSize(_ outline: Outline) -> Int {
+        var size = outline.body.utf8.count + 4096
+        func add(_ nodes: [OutlineNode], indent: Int) {
+            for node in nodes {
+                size += 100 + 7 * indent + node.id.utf8.count + node.title.utf8.count + node.body.utf8.count * 9 / 8
+                add(node.children, indent: min(indent + 4, maxIndent))
+            }
+        }
+        add(outline.nodes, indent: 6)
+        return size
     }
 
     /// `"name": "value",` on its own line.

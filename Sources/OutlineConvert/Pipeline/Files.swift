@@ -43,18 +43,27 @@ public enum Files {
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
         guard descriptor >= 0 else { throw failure(path, "cannot read") }
         defer { close(descriptor) }
-        var failed = false
+        var status = ReadStatus.filled
         let head = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            while initialized < count {
-                let got = Foundation.read(descriptor, buffer.baseAddress.map { $0 + initialized }, count - initialized)
-                if got < 0 && errno == EINTR { continue }
-                if got < 0 { failed = true }
-                if got <= 0 { break }
-                initialized += got
-            }
+            status = fill(&buffer, from: descriptor, filled: &initialized)
         }
-        guard !failed else { throw failure(path, "cannot read") }
+        guard status != .failed else { throw failure(path, "cannot read") }
         return head
+    }
+
+    private enum ReadStatus { case filled, endOfFile, failed }
+
+    /// Reads from `descriptor` into `buffer` after its first `filled` bytes until it is full,
+    /// the file ends or a read fails (EINTR is retried).
+    private static func fill(_ buffer: inout UnsafeMutableBufferPointer<UInt8>, from descriptor: Int32, filled: inout Int) -> ReadStatus {
+        while filled < buffer.count {
+            let count = Foundation.read(descriptor, buffer.baseAddress.map { $0 + filled }, buffer.count - filled)
+            if count < 0 && errno == EINTR { continue }
+            if count < 0 { return .failed }
+            if count == 0 { return .endOfFile }
+            filled += count
+        }
+        return .filled
     }
 
     /// Reads standard input (a pipe, a file or a terminal) to its end, at most `limit` bytes.
@@ -80,20 +89,13 @@ public enum Files {
         var endOfFile = false
         var inspected = false
         while !endOfFile {
-            var failed = false
+            var status = ReadStatus.filled
             bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
-                _ = buffer.initialize(from: bytes)
-                var filled = bytes.count
-                while filled < capacity {
-                    let count = Foundation.read(descriptor, buffer.baseAddress.map { $0 + filled }, capacity - filled)
-                    if count < 0 && errno == EINTR { continue }
-                    if count < 0 { failed = true }
-                    if count <= 0 { endOfFile = true; break }
-                    filled += count
-                }
-                initialized = filled
+                initialized = buffer.initialize(from: bytes).1
+                status = fill(&buffer, from: descriptor, filled: &initialized)
             }
-            guard !failed else { throw failure(name, "cannot read") }
+            endOfFile = status != .filled
+            guard status != .failed else { throw failure(name, "cannot read") }
             guard bytes.count <= limit else {
                 throw ConversionError.io(path: name, "is more than the limit of \(limit) bytes (--max-input-size)")
             }
