@@ -242,15 +242,9 @@ import Testing
         defer { Support.remove(dir) }
         let big = String(repeating: "# Section\n\nSome *text* with [a link](https://example.org).\n\n", count: 4000)
         for index in 0..<300 { try Support.write(big, to: dir.appending(path: "in/d\(index % 10)/f\(index).md")) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Support.tool)
-        process.arguments = ["in", "-o", "out", "-j", "2"]
-        process.currentDirectoryURL = dir
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try Support.startTool(["in", "-o", "out", "-j", "2"], cwd: dir)
         // Wait until some outputs exist, so that the interrupt lands mid-batch.
-        let deadline = Date().addingTimeInterval(20)
-        while Support.listing(dir.appending(path: "out")).count < 20 && Date() < deadline { usleep(10_000) }
+        Support.waitForFiles(in: dir.appending(path: "out"), count: 20)
         process.interrupt()
         process.waitUntilExit()
         #expect(process.terminationStatus == 130)

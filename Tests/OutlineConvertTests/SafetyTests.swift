@@ -192,14 +192,8 @@ import Testing
         defer { Support.remove(dir) }
         let page = String(repeating: "# Section\n\nSome *text* with [a link](https://example.org).\n\n", count: 2000)
         for index in 0..<200 { try Support.write(page, to: dir.appending(path: "in/d\(index % 10)/f\(index).md")) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Support.tool)
-        process.arguments = ["in", "-o", "out", "-j", "2"]
-        process.currentDirectoryURL = dir
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let deadline = Date().addingTimeInterval(20)
-        while Support.listing(dir.appending(path: "out")).count < 10 && Date() < deadline { usleep(5_000) }
+        let process = try Support.startTool(["in", "-o", "out", "-j", "2"], cwd: dir)
+        Support.waitForFiles(in: dir.appending(path: "out"), count: 10)
         kill(process.processIdentifier, signal)
         process.waitUntilExit()
         #expect(process.terminationStatus == status)
@@ -214,14 +208,8 @@ import Testing
         let page = String(repeating: "# Section\n\nSome *text*.\n\n", count: 3000)
         for index in 0..<200 { try Support.write(page + "# File \(index)\n", to: dir.appending(path: "in/d\(index % 10)/f\(index).md")) }
         #expect(try Support.tool("in", "-o", "clean", cwd: dir).status == 0)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Support.tool)
-        process.arguments = ["in", "-o", "out", "-j", "2"]
-        process.currentDirectoryURL = dir
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let deadline = Date().addingTimeInterval(20)
-        while Support.listing(dir.appending(path: "out")).count < 20 && Date() < deadline { usleep(5_000) }
+        let process = try Support.startTool(["in", "-o", "out", "-j", "2"], cwd: dir)
+        Support.waitForFiles(in: dir.appending(path: "out"), count: 20)
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         // What a killed run may leave: a temporary file of a process that is gone.
@@ -272,12 +260,7 @@ import Testing
         let signals: [(Int32, Int32)] = [(SIGINT, 130), (SIGTERM, 143), (SIGHUP, 129), (SIGKILL, -1)]
         for round in 0..<4 {
             let (signal, status) = signals[round]
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: Support.tool)
-            process.arguments = ["in", "-o", "out", "-j", "2"]
-            process.currentDirectoryURL = dir
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            let process = try Support.startTool(["in", "-o", "out", "-j", "2"], cwd: dir)
             usleep(UInt32.random(in: 100_000...1_500_000, using: &generator))
             kill(process.processIdentifier, signal)
             process.waitUntilExit()

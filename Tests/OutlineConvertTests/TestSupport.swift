@@ -70,6 +70,24 @@ enum Support {
         return try run("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", tool] + arguments, cwd: cwd)
     }
 
+    /// Starts the built `outline-render` in the background (standard error discarded), for
+    /// tests that interrupt it.
+    static func startTool(_ arguments: [String], cwd: URL) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        process.currentDirectoryURL = cwd
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// Waits, at most 20 seconds, until `folder` holds `count` files (hidden ones too).
+    static func waitForFiles(in folder: URL, count: Int) {
+        let deadline = Date().addingTimeInterval(20)
+        while listing(folder).count < count && Date() < deadline { usleep(5_000) }
+    }
+
     /// A new empty folder; remove it with `defer { Support.remove(dir) }`.
     static func temporaryDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appending(path: "outline-render-tests-\(UUID().uuidString)")

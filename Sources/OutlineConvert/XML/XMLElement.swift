@@ -114,25 +114,18 @@ struct XMLMarkupScanner {
         if has("<?") { skip(past: "?>"); return .other }
         if has("<!") {
             // A doctype: quoted literals and an internal subset in brackets may hold `>`.
-            var depth = 0
-            var quote: UInt8?
-            while let byte = peek() {
-                offset += 1
-                if let open = quote {
-                    if byte == open { quote = nil }
-                } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
-                    quote = byte
-                } else if byte == UInt8(ascii: "[") {
-                    depth += 1
-                } else if byte == UInt8(ascii: "]") {
-                    depth -= 1
-                } else if byte == UInt8(ascii: ">") && depth <= 0 {
-                    break
-                }
-            }
+            _ = skipToClose(bracketsNest: true)
             return .other
         }
         let isEnd = has("</")
+        let last = skipToClose(bracketsNest: false)
+        return isEnd ? .endTag : last == UInt8(ascii: "/") ? .emptyTag : .startTag
+    }
+
+    /// Moves past the `>` that closes the construct, stepping over quoted text (and, with
+    /// `bracketsNest`, brackets); returns the byte before that `>`.
+    private mutating func skipToClose(bracketsNest: Bool) -> UInt8 {
+        var depth = 0
         var quote: UInt8?
         var previous: UInt8 = 0
         while let byte = peek() {
@@ -141,12 +134,16 @@ struct XMLMarkupScanner {
                 if byte == open { quote = nil }
             } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
                 quote = byte
-            } else if byte == UInt8(ascii: ">") {
-                return isEnd ? .endTag : previous == UInt8(ascii: "/") ? .emptyTag : .startTag
+            } else if bracketsNest && byte == UInt8(ascii: "[") {
+                depth += 1
+            } else if bracketsNest && byte == UInt8(ascii: "]") {
+                depth -= 1
+            } else if byte == UInt8(ascii: ">") && depth <= 0 {
+                return previous
             }
             previous = byte
         }
-        return isEnd ? .endTag : .startTag
+        return previous
     }
 
     private func has(_ literal: StaticString) -> Bool {
