@@ -172,6 +172,12 @@ import Testing
         #expect(JSONEmitter.quoted("a\u{1}b\u{1F}\u{7F}é\u{2028}") == "\"a\\u0001b\\u001f\u{7F}é\\u2028\"")
     }
 
+    /// Found by FuzzWriters: an empty list item vanished from plain text.
+    @Test func anEmptyListItemKeepsItsBulletInText() throws {
+        let text = try Support.convert("# A\n- a\n-\n- c\n\n1.\n2. x\n") { $0.to = .text }.output
+        #expect(text == "▾ A\n  • a\n  •\n  • c\n\n  1.\n  2. x\n")
+    }
+
     @Test func deepJSONKeepsItsNestingButNotItsIndentation() throws {
         var node = OutlineNode(title: "leaf", id: "leaf", body: "text")
         for level in (1..<40).reversed() { node = OutlineNode(title: "L\(level)", id: "l\(level)", children: [node]) }

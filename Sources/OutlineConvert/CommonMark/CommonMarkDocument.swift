@@ -203,6 +203,8 @@ private struct PlainTextWriter {
             }
         case CMARK_NODE_ITEM:
             guard entering else {
+                // An empty item still shows its bullet or number.
+                if containers.last?.firstLinePending == true { emit("") }
                 containers.removeLast()
                 return
             }
@@ -257,7 +259,8 @@ private struct PlainTextWriter {
                 }
                 containers[index].firstLinePending = false
             }
-            if !(line.isEmpty && onlySpaces) { output += prefix + line }  // no trailing white space
+            // No trailing white space: an empty line keeps only its markers.
+            if !(line.isEmpty && onlySpaces) { output += line.isEmpty ? prefix.trimmingTrailingSpaces : prefix + line }
             output += "\n"
         }
     }
