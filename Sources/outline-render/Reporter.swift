@@ -66,7 +66,8 @@ final class Reporter: @unchecked Sendable {
     func progress(_ done: Int, of total: Int, _ path: String) {
         guard showsProgress else { return }
         lock.withLock {
-            let shown = path.count > 60 ? "…" + path.suffix(59) : path
+            let name = Quote.oneLine(path)  // no escape sequence from a file name reaches the terminal
+            let shown = name.count > 60 ? "…" + name.suffix(59) : name
             write("\r\u{1B}[2K[\(done)/\(total)] \(shown)")
             progressShown = true
         }
