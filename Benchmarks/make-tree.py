@@ -2,19 +2,22 @@
 tree of small documents: 2-8 KB each, split at heading boundaries, spread over folders.
 Usage: python3 Benchmarks/make-tree.py OUTPUT_DIR COUNT FOLDERS"""
 import glob
+import gzip
 import os
 import random
 import sys
 
 out, count, folders = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-sources = sorted(glob.glob("/usr/share/doc/nodejs/api/*.md") + glob.glob("/usr/share/doc/nodejs/changelogs/*.md"))
+# NodeSource's nodejs installs them as .md, Debian's nodejs-doc as .md.gz.
+sources = sorted(p for p in glob.glob("/usr/share/doc/nodejs/api/*.md*") + glob.glob("/usr/share/doc/nodejs/changelogs/*.md*")
+                 if p.endswith((".md", ".md.gz")))
 if not sources:
     sys.exit("error: no Node.js docs under /usr/share/doc/nodejs")
 
 # Sections: runs of lines starting at a heading (outside code fences).
 sections, current, fenced = [], [], False
 for path in sources:
-    for line in open(path, encoding="utf-8"):
+    for line in (gzip.open if path.endswith(".gz") else open)(path, "rt", encoding="utf-8"):
         if line.startswith("```"):
             fenced = not fenced
         if line.startswith("#") and not fenced and current:

@@ -1,6 +1,9 @@
 """Markdown bodies render exactly as cmark renders them, on the examples and on large real
 documents that Debian packages install (written by no one here)."""
 import glob
+import gzip
+import pathlib
+import tempfile
 import os
 import re
 import subprocess
@@ -11,23 +14,59 @@ from conftest import EXAMPLES, GOLDEN, cmark, cmark_section_bodies, expected_dep
 
 def real_documents():
     """Large real Markdown files on the machine: Node.js API references and changelogs,
-    and whatever else under /usr/share/doc is big enough."""
+    and whatever else under /usr/share/doc is big enough. NodeSource's nodejs package
+    installs them as .md, Debian's nodejs-doc as .md.gz (decompressed once into a cache)."""
     found = sorted(set(
-        glob.glob("/usr/share/doc/nodejs/api/*.md")
-        + glob.glob("/usr/share/doc/nodejs/changelogs/*.md")
-        + glob.glob("/usr/share/doc/*/*.md")
-        + glob.glob("/usr/share/doc/*/*/*.md")
+        glob.glob("/usr/share/doc/nodejs/api/*.md*")
+        + glob.glob("/usr/share/doc/nodejs/changelogs/*.md*")
+        + glob.glob("/usr/share/doc/*/*.md*")
+        + glob.glob("/usr/share/doc/*/*/*.md*")
     ))
-    return [p for p in found if os.path.getsize(p) >= 20_000][:60]
+    cache = pathlib.Path(tempfile.gettempdir()) / "outline-render-real-documents"
+    documents = []
+    for path in found:
+        if path.endswith(".md.gz"):
+            text = gzip.decompress(pathlib.Path(path).read_bytes())
+            if len(text) < 20_000:
+                continue
+            copy = cache / os.path.relpath(path, "/usr/share/doc")[: -len(".gz")]
+            if not copy.exists() or copy.read_bytes() != text:
+                copy.parent.mkdir(parents=True, exist_ok=True)
+                copy.write_bytes(text)
+            documents.append(str(copy))
+        elif path.endswith(".md") and os.path.getsize(path) >= 20_000:
+            documents.append(path)
+    return documents[:60]
 
 
 REAL = real_documents()
 
 
 def test_enough_real_documents_are_installed():
-    # The machine image ships Node.js with its docs; without them this suite proves little.
+    # The machine image ships Node.js with its docs (5+ MB; Debian's nodejs-doc has no
+    # changelogs: 3.5 MB); without them this suite proves little.
     assert len(REAL) >= 10, f"only {len(REAL)} real Markdown documents found"
-    assert sum(os.path.getsize(p) for p in REAL) > 5_000_000
+    assert sum(os.path.getsize(p) for p in REAL) > 3_000_000
+
+
+_KEY = re.compile(r"[^\s#:\-?,\[\]{}&*!|>'\"%@`][^:]*:(\s|$)")
+
+
+def blank_front_matter(markdown):
+    """The document as cmark should see it: a top `---` block that is a YAML mapping (SPEC
+    §3.1; real docs carry Jekyll's) is metadata, so its lines become blank lines."""
+    lines = markdown.split("\n")
+    if len(lines) < 3 or lines[0].rstrip() != "---" or not lines[1].strip():
+        return markdown
+    for end in range(1, len(lines)):
+        if lines[end].rstrip() in ("---", "..."):
+            block = lines[1:end]
+            keys = [l for l in block if _KEY.match(l)]
+            rest_ok = all(_KEY.match(l) or not l.strip() or l.startswith(("#", " ", "\t", "-")) for l in block)
+            if keys and rest_ok:
+                return "\n" * (end + 1) + "\n".join(lines[end + 1:])
+            return markdown
+    return markdown
 
 
 @pytest.mark.parametrize("name", ["products.md", "people.md"])
@@ -52,9 +91,9 @@ def test_golden_html_bodies_equal_cmark():
         assert html == cmark(node["body"])
 
 
-@pytest.mark.parametrize("path", REAL, ids=[os.path.relpath(p, "/usr/share/doc") for p in REAL])
+@pytest.mark.parametrize("path", REAL, ids=[p.split("/doc/")[-1].split("real-documents/")[-1] for p in REAL])
 def test_real_document_nodes_are_cmarks_headings_and_bodies_lose_nothing(path):
-    markdown = open(path, encoding="utf-8").read().replace("\r\n", "\n")
+    markdown = blank_front_matter(open(path, encoding="utf-8").read().replace("\r\n", "\n"))
     blocks = top_level_headings(markdown)
     headings = [(i, b) for i, b in enumerate(blocks) if b[1] is not None]
 
@@ -70,6 +109,8 @@ def test_real_document_nodes_are_cmarks_headings_and_bodies_lose_nothing(path):
     assert len(pieces) == len(headings) + 1
 
     ours = fragment_bodies(run(path, "--fragment").stdout)
+    if ours[0][1].startswith('<h1 class="outline-page-title">'):
+        ours[0] = (None, ours[0][1].partition("\n")[2])  # a front-matter title is the page's <h1>
     assert len(ours) == len(pieces)
     assert [i for i, _ in ours[1:]] == [n["id"] for _, n in nodes]
     for (node_id, html), piece in zip(ours, pieces):
