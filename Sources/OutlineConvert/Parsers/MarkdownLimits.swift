@@ -57,14 +57,15 @@ struct MarkdownLimits: Sendable {
                 case .content(let start):
                     contentStart = start
                 }
-                let lineEnd = endOfLine(from: contentStart)
-                if isBlank(contentStart..<lineEnd) {
+                // One walk over the line's content: it counts, and says where the line ends
+                // and whether it was blank.
+                let (lineEnd, blank, violation) = scanLine(from: contentStart)
+                if let violation { return violation }
+                if blank {
                     // A paragraph ends here: cmark parses each paragraph's inlines alone.
                     images = 0
                     links = 0
                     paragraphStart = lineEnd + 1
-                } else if let violation = scanInlines(contentStart..<lineEnd) {
-                    return violation
                 }
                 elements += 1  // the line break
                 index = lineEnd + 1
@@ -124,42 +125,40 @@ struct MarkdownLimits: Sendable {
             index + 1 >= bytes.count || bytes[index + 1] == 32 || bytes[index + 1] == 9 || bytes[index + 1] == 10
         }
 
-        private func endOfLine(from index: Int) -> Int {
-            var end = index
-            while end < bytes.count && bytes[end] != 10 { end += 1 }
-            return end
-        }
-
-        private func isBlank(_ range: Range<Int>) -> Bool {
-            range.allSatisfy { bytes[$0] == 32 || bytes[$0] == 9 }
-        }
-
-        /// Counts the characters that can become nodes, and `![` and `](` pairs.
-        private mutating func scanInlines(_ range: Range<Int>) -> (Int, String)? {
-            for index in range {
-                switch bytes[index] {
+        /// Walks one line from `start` to its end: counts the characters that can become
+        /// nodes, and `![` and `](` pairs; returns where the line ends, whether it held only
+        /// white space, and the first limit passed.
+        private mutating func scanLine(from start: Int) -> (end: Int, blank: Bool, violation: (Int, String)?) {
+            var blank = true
+            var index = start
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == 10 { break }
+                defer { index += 1 }
+                if byte != 32 && byte != 9 { blank = false }
+                switch byte {
                 case UInt8(ascii: "["), UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "<"), UInt8(ascii: ">"),
                      UInt8(ascii: "`"), UInt8(ascii: "&"), UInt8(ascii: "\\"):
                     elements += 1
                 case UInt8(ascii: "!"):
                     elements += 1
-                    if index + 1 < range.upperBound, bytes[index + 1] == UInt8(ascii: "[") { images += 1 }
+                    if index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "[") { images += 1 }
                 case UInt8(ascii: "]"):
                     elements += 1
-                    if index + 1 < range.upperBound, bytes[index + 1] == UInt8(ascii: "(") {
+                    if index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "(") {
                         links += 1
                         if images.multipliedReportingOverflow(by: links).partialValue > MarkdownLimits.maxImageLinkProduct {
-                            return (paragraphStart, "this paragraph opens \(images) images (`![`) and \(links) links (`](`); cmark takes time that grows with their product (limit \(MarkdownLimits.maxImageLinkProduct)): split it into paragraphs")
+                            return (index, false, (paragraphStart, "this paragraph opens \(images) images (`![`) and \(links) links (`](`); cmark takes time that grows with their product (limit \(MarkdownLimits.maxImageLinkProduct)): split it into paragraphs"))
                         }
                     }
                 default:
                     continue
                 }
                 if elements > limits.maxElements {
-                    return (index, "more than \(limits.maxElements) Markdown elements (`[`, `*`, `<`, `>`, line breaks, …); cmark needs about 200 bytes of memory for each. Split the file, or raise --max-input-size (the limit is 1 per 32 bytes of it)")
+                    return (index, false, (index, "more than \(limits.maxElements) Markdown elements (`[`, `*`, `<`, `>`, line breaks, …); cmark needs about 200 bytes of memory for each. Split the file, or raise --max-input-size (the limit is 1 per 32 bytes of it)"))
                 }
             }
-            return nil
+            return (index, blank, nil)
         }
     }
 }
