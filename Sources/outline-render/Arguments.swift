@@ -60,14 +60,14 @@ struct Arguments {
             case "-o", "--output": output = try value()
             case "-f", "--from":
                 let text = try value()
-                guard let format = InputFormat(rawValue: text) ?? InputFormat(pathExtension: text) else {
-                    throw UsageError(message: "Unknown input format '\(text)' (expected one of: \(InputFormat.allCases.map(\.rawValue).joined(separator: ", ")))")
+                guard let format = InputFormat(name: text) else {
+                    throw UsageError(message: "Unknown input format '\(text)' (expected one of: \(Self.inputNames))")
                 }
                 conversion.from = format
             case "-t", "--to":
                 let text = try value()
-                guard let format = OutputFormat(rawValue: text) ?? OutputFormat(pathExtension: text) else {
-                    throw UsageError(message: "Unknown output format '\(text)' (expected one of: \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")))")
+                guard let format = OutputFormat(name: text) else {
+                    throw UsageError(message: "Unknown output format '\(text)' (expected one of: \(Self.outputNames))")
                 }
                 conversion.to = format
                 toWasGiven = true
@@ -141,26 +141,40 @@ struct Arguments {
             || (inputs != ["-"] && output.map(isDirectory) == true)
     }
 
+    static let inputNames = InputFormat.all.map(\.name).joined(separator: ", ")
+    static let outputNames = OutputFormat.all.map(\.name).joined(separator: ", ")
+
+    /// `text` wrapped to lines of at most `width` characters, each after `indent`.
+    static func wrapped(_ text: String, indent: Int, width: Int = 80) -> String {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty && indent + line.count + 1 + word.count > width {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        lines.append(line)
+        return lines.joined(separator: "\n" + String(repeating: " ", count: indent))
+    }
+
     static let usage = "outline-render [<options>] [<input> ...] [-o <output>]"
 
-    static let help = """
-        OVERVIEW: Render collapsible outlines (Markdown, plist, XML) as HTML, text or JSON,
-        keeping every section's initial collapse state.
+    static var help: String { """
+        OVERVIEW: Render collapsible outlines as HTML, text or JSON, or convert them between
+        outline formats, keeping every section's initial collapse state.
 
         USAGE: \(usage)
 
         ARGUMENTS:
-          <input>                 A Markdown (.md), plist (.plist) or XML section (.xml)
-                                  file, a folder (converted recursively), or '-' for
-                                  standard input. (default: -)
+          <input>                 \(wrapped("A file (\(InputFormat.all.map { "." + ($0.extensions.first ?? $0.name) }.joined(separator: ", "))), a folder (converted recursively), or '-' for standard input. (default: -)", indent: 26))
 
         OPTIONS:
           -o, --output <path>     Write here instead of standard output. With a folder
                                   or several inputs: the folder the tree is mirrored into.
-          -f, --from <format>     Input format: markdown, plist, xml. (default: from the
-                                  extension, else from the content)
-          -t, --to <format>       Output format: html, text, json. (default: from the
-                                  output's extension, else html)
+          -f, --from <format>     \(wrapped("Input format: \(inputNames). (default: from the extension, else from the content)", indent: 26))
+          -t, --to <format>       \(wrapped("Output format: \(outputNames). (default: from the output's extension, else html)", indent: 26))
           --title <text>          The document's title.
           --fragment              HTML: only the outline markup, no page around it.
           --template <file>       HTML: a page template with {{title}}, {{content}},
@@ -193,4 +207,5 @@ struct Arguments {
         Exit status: 0 converted, 1 an input failed or --check found stale output, 2 bad usage.
 
         """
+    }
 }

@@ -13,8 +13,8 @@ import Testing
         let dir = try Support.temporaryDirectory()
         let docs = dir.appending(path: "docs")
         try Support.write(try Support.read(Support.examples.appending(path: "products.md")), to: docs.appending(path: "guide.md"))
-        try Support.write(try Support.read(Support.examples.appending(path: "products.plist")), to: docs.appending(path: "b.plist"))
-        try Support.write(try Support.read(Support.examples.appending(path: "products.xml")), to: docs.appending(path: "c.xml"))
+        try Support.write(try Support.read(Support.examples.appending(path: "plist/products.plist")), to: docs.appending(path: "b.plist"))
+        try Support.write(try Support.read(Support.examples.appending(path: "xml/products.xml")), to: docs.appending(path: "c.xml"))
         try Support.write("<?xml version=\"1.0\"?>\n<!-- a build file -->\n<project/>\n", to: docs.appending(path: "pom.xml"))
         try Support.write("not an outline", to: docs.appending(path: "notes.txt"))
         try Support.write("# Hidden\n", to: docs.appending(path: ".hidden.md"))
@@ -119,7 +119,7 @@ import Testing
     @Test func bytesDoNotDependOnTheNumberOfJobs() throws {
         let dir = try Support.temporaryDirectory()
         defer { Support.remove(dir) }
-        let names = ["products.md", "people.md", "products.plist", "products.xml"]
+        let names = ["products.md", "people.md", "plist/products.plist", "xml/products.xml"]
         for index in 0..<60 {
             let name = names[index % names.count]
             let ext = (name as NSString).pathExtension
@@ -156,12 +156,12 @@ import Testing
         let dir = try Support.temporaryDirectory()
         defer { Support.remove(dir) }
         let examples = Support.examples.path
-        let ok = try Support.tool("\(examples)/people.md", "\(examples)/products.xml", "-o", "out", "-t", "json", cwd: dir)
+        let ok = try Support.tool("\(examples)/people.md", "\(examples)/xml/products.xml", "-o", "out", "-t", "json", cwd: dir)
         #expect(ok.status == 0)
         #expect(Support.outputs(dir.appending(path: "out")) == ["people.json", "products.json"])
-        let clash = try Support.tool("\(examples)/products.md", "\(examples)/products.xml", "-o", "out2", cwd: dir)
+        let clash = try Support.tool("\(examples)/products.md", "\(examples)/xml/products.xml", "-o", "out2", cwd: dir)
         #expect(clash.status == 2)
-        #expect(clash.stderr == "Error: \(examples)/products.md and \(examples)/products.xml would both write out2/products.html\n")
+        #expect(clash.stderr == "Error: \(examples)/products.md and \(examples)/xml/products.xml would both write out2/products.html\n")
         #expect(!FileManager.default.fileExists(atPath: dir.appending(path: "out2").path))
         let noOutput = try Support.tool(examples, cwd: dir)
         #expect(noOutput.status == 2 && noOutput.stderr.hasPrefix("Error: Converting a folder or several inputs needs '-o <folder>'"))

@@ -6,7 +6,7 @@ import Testing
     @Test func convertsAFileToStdoutAndInfersTheOutputFormat() throws {
         let dir = try Support.temporaryDirectory()
         defer { Support.remove(dir) }
-        let plist = Support.examples.appending(path: "products.plist").path
+        let plist = Support.examples.appending(path: "plist/products.plist").path
         let stdout = try Support.tool(plist, "-t", "text")
         #expect(stdout.status == 0)
         #expect(stdout.stdout.hasPrefix("Apple Products\n\n▾ Mac\n"))
@@ -21,12 +21,12 @@ import Testing
     }
 
     @Test func readsStandardInputAndSniffsTheFormat() throws {
-        let xml = try Support.read(Support.examples.appending(path: "products.xml"))
+        let xml = try Support.read(Support.examples.appending(path: "xml/products.xml"))
         let result = try Support.tool("-t", "json", input: xml)
         #expect(result.status == 0)
         let viaDash = try Support.tool("-", "--to=json", input: xml)
         #expect(viaDash.stdout == result.stdout)
-        let fromFile = try Support.tool(Support.examples.appending(path: "products.xml").path, "-t", "json")
+        let fromFile = try Support.tool(Support.examples.appending(path: "xml/products.xml").path, "-t", "json")
         #expect(fromFile.stdout == result.stdout)
         let markdown = try Support.tool("-t", "json", "--from", "markdown", input: "<outline/> is text here\n")
         #expect(markdown.stdout.contains("\"body\": \"<outline/> is text here\""))
@@ -127,7 +127,7 @@ import Testing
         let dir = try Support.temporaryDirectory()
         defer { Support.remove(dir) }
         let out = dir.appending(path: "p.json").path
-        let input = Support.examples.appending(path: "products.plist").path
+        let input = Support.examples.appending(path: "plist/products.plist").path
         let missing = try Support.tool(input, "-o", out, "--check")
         #expect(missing.status == 1 && missing.stderr.contains("missing"))
         #expect(Support.listing(dir).isEmpty)
@@ -147,7 +147,7 @@ import Testing
         ("malformed.xml", Array("<outline>\n  <section title=\"A\">\n  </sectoin>\n</outline>\n".utf8),
          "malformed.xml:3:13: error: Opening and ending tag mismatch: section line 2 and sectoin"),
         ("wrongtype.plist", Array("<plist><array><dict><key>name</key><string>A</string>\n<key>items</key><dict/></dict></array></plist>".utf8),
-         "wrongtype.plist:2:17: error: sections[0].items: expected an array, found <dict>"),
+         "wrongtype.plist:2:17: error: sections[0].items: expected an array, found a dict"),
         ("unknown.xml", Array("<outline>\n  <chapter title=\"x\"/>\n</outline>".utf8),
          "unknown.xml:2:3: error: unknown element <chapter> in <outline>"),
         ("laughs.xml", Array(("<?xml version=\"1.0\"?>\n<!DOCTYPE o [\n <!ENTITY a \"aaaaaaaaaa\">\n"

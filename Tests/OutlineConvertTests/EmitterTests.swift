@@ -201,9 +201,9 @@ import Testing
         let keys = (0..<30).map { "key\($0)" }
         let input = "---\n" + keys.map { "\($0): v" }.joined(separator: "\n") + "\n---\n" + markdown
             + "\n# Many {" + keys.map { "\($0)=x" }.joined(separator: " ") + " .a .b}\nbody\n# Many\n# Many\n"
-        for format in OutputFormat.allCases {
-            let first = try Support.tool("--from", "markdown", "--to", format.rawValue, input: input)
-            let second = try Support.tool("--from", "markdown", "--to", format.rawValue, input: input)
+        for format in OutputFormat.all {
+            let first = try Support.tool("--from", "markdown", "--to", format.name, input: input)
+            let second = try Support.tool("--from", "markdown", "--to", format.name, input: input)
             #expect(first.status == 0 && !first.stdoutBytes.isEmpty)
             #expect(first.stdoutBytes == second.stdoutBytes, "\(format)")
         }

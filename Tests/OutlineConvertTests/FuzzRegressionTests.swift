@@ -18,7 +18,7 @@ import Testing
     func aKeptCrashConvertsOrFailsWithALocatedError(path: String) throws {
         let bytes = Array(try Data(contentsOf: Self.folder.appending(path: path)))
         let from: InputFormat = path.hasPrefix("FuzzPlist/") ? .plist : path.hasPrefix("FuzzXML/") ? .xml : .markdown
-        for output in OutputFormat.allCases {
+        for output in OutputFormat.all {
             var options = ConversionOptions()
             options.from = from
             options.to = output

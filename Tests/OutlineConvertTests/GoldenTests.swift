@@ -8,10 +8,10 @@ import Testing
     static let golden = Support.root.appending(path: "Tests/golden")
 
     static let cases: [(source: String, golden: String, arguments: [String])] = [
-        ("products.md", "products.json", []), ("products.plist", "products.json", []), ("products.xml", "products.json", []),
-        ("products.md", "products.txt", []), ("products.plist", "products.txt", []), ("products.xml", "products.txt", []),
-        ("products.md", "products.html", []), ("products.plist", "products.html", []), ("products.xml", "products.html", []),
-        ("products.md", "products.fragment.html", ["--fragment"]), ("products.xml", "products.fragment.html", ["--fragment"]),
+        ("products.md", "products.json", []), ("plist/products.plist", "products.json", []), ("xml/products.xml", "products.json", []),
+        ("products.md", "products.txt", []), ("plist/products.plist", "products.txt", []), ("xml/products.xml", "products.txt", []),
+        ("products.md", "products.html", []), ("plist/products.plist", "products.html", []), ("xml/products.xml", "products.html", []),
+        ("products.md", "products.fragment.html", ["--fragment"]), ("xml/products.xml", "products.fragment.html", ["--fragment"]),
         ("people.md", "people.json", []), ("people.md", "people.txt", []), ("people.md", "people.html", []),
         ("people.md", "people.fragment.html", ["--fragment"]),
     ]

@@ -210,6 +210,6 @@ import Testing
     }
 
     @Test func emptyHeadingGetsAPlaceholderTitle() throws {
-        #expect(try dump("#\n# {.collapsed}\n") == "[-] Untitled #untitled\n[+] Untitled #untitled-1")
+        #expect(try dump("#\n# {.collapsed}\n") == "[-] Untitled #untitled\n[-] Untitled #untitled-1")
     }
 }

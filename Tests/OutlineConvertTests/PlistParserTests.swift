@@ -50,15 +50,15 @@ import Testing
 
     @Test func wrongTypesNameTheKeyPathAndLine() {
         #expect(error("<array>\n<dict><key>name</key><string>A</string><key>collapsed</key>\n<string>yes</string></dict></array>")
-            == "t.plist:6:1: error: sections[0].collapsed: expected a boolean (<true/> or <false/>), found <string>")
+            == "t.plist:6:1: error: sections[0].collapsed: expected a boolean (<true/> or <false/>), found a string")
         #expect(error("<array><dict><key>name</key><string>A</string><key>items</key><array>\n<string>a</string>\n  <dict><key>name</key><string>B</string><key>items</key><dict/></dict></array></dict></array>")
-            == "t.plist:6:58: error: sections[0].items[1].items: expected an array, found <dict>")
+            == "t.plist:6:58: error: sections[0].items[1].items: expected an array, found a dict")
         #expect(error("<array><dict><key>detail</key><string>no name</string></dict></array>")
             == "t.plist:4:8: error: sections[0]: a section needs a 'name' (or 'title') string")
         #expect(error("<array><dict><key>name</key><string>  </string></dict></array>")
             == "t.plist:4:29: error: sections[0].name: must not be empty")
         #expect(error("<string>x</string>")
-            == "t.plist:4:1: error: the top value must be an array of sections or a dict, not <string>")
+            == "t.plist:4:1: error: the top value must be an array of sections or a dict, not a string")
     }
 
     @Test func notAPlistRoot() throws {

@@ -354,7 +354,7 @@ import Testing
     @Test func everyXMLAndPlistErrorHasALineAndAColumn() throws {
         // Seeded mutations of the examples: every error they cause must be located.
         var generator = SeededGenerator(seed: 20261130)
-        for name in ["products.xml", "products.plist"] {
+        for name in ["xml/products.xml", "plist/products.plist"] {
             let original = Array(try Data(contentsOf: Support.examples.appending(path: name)))
             for round in 0..<400 {
                 var bytes = original

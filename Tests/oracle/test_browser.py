@@ -44,7 +44,7 @@ def pages(tmp_path_factory):
     )
     made = {
         "products": (EXAMPLES / "products.md", []),
-        "products-plist": (EXAMPLES / "products.plist", []),
+        "products-plist": (EXAMPLES / "plist/products.plist", []),
         "people": (EXAMPLES / "people.md", []),
         "people-accordion": (EXAMPLES / "people.md", ["--accordion"]),
         "links": (folder / "links.md", []),
@@ -69,7 +69,7 @@ def click_summary(driver, element_id):
     driver.find_element(By.CSS_SELECTOR, f"#{element_id} > summary").click()
 
 
-@pytest.mark.parametrize("name,source", [("products", "products.md"), ("products-plist", "products.plist"), ("people", "people.md")])
+@pytest.mark.parametrize("name,source", [("products", "products.md"), ("products-plist", "plist/products.plist"), ("people", "people.md")])
 def test_initial_state_matches_the_source(browser, pages, name, source):
     browser.get(pages[name])
     expected = {n["id"]: not n["collapsed"] for _, n in preorder(to_json(EXAMPLES / source)["sections"]) if n["body"] or n["children"]}

@@ -133,7 +133,7 @@ def _preorder(nodes):
 def test_example_plist_matches_plistlib_and_the_golden_json():
     from conftest import EXAMPLES, GOLDEN
     import json
-    oracle = plistlib.loads((EXAMPLES / "products.plist").read_bytes())
+    oracle = plistlib.loads((EXAMPLES / "plist/products.plist").read_bytes())
     golden = json.loads((GOLDEN / "products.json").read_text())
     assert golden["title"] == oracle["title"]
     assert [strip_ids(actual(n, True)) for n in golden["sections"]] == [strip_ids(expected(s)) for s in oracle["sections"]]

@@ -23,7 +23,7 @@ IGNORED = [
 
 
 def test_example_pages_and_a_large_real_page_are_valid(tmp_path):
-    sources = [(EXAMPLES / name, []) for name in ("products.md", "products.plist", "products.xml", "people.md")]
+    sources = [(EXAMPLES / name, []) for name in ("products.md", "plist/products.plist", "xml/products.xml", "people.md")]
     sources.append((EXAMPLES / "people.md", ["--accordion"]))
     real = sorted(glob.glob("/usr/share/doc/nodejs/api/*.md"), key=os.path.getsize)[-1]
     sources.append((real, []))

@@ -199,14 +199,13 @@ private struct TreeWalker {
         return names
     }
 
-    /// Nil for a file to convert; files of other types are left alone without a word. An
-    /// `.xml` that cannot be opened is tried, so that its error is reported.
+    /// Nil for a file to convert; files of other types are left alone without a word. A
+    /// file that cannot be opened is tried, so that its error is reported.
     private static func reasonToSkip(_ path: String) -> String? {
         guard let format = InputFormat(pathExtension: Path.fileExtension(path)) else {
             return "not an outline format"
         }
-        guard format == .xml, let head = try? Files.head(of: path, count: 16_384) else { return nil }
-        let root = XMLRootName.of(String(decoding: head, as: UTF8.self))
-        return root == "outline" ? nil : "XML whose root is <\(Quote.snippet(root ?? "?"))>, not <outline>"
+        guard let head = try? Files.head(of: path, count: 65_536) else { return nil }
+        return format.reader.reasonToSkip(head[...])
     }
 }

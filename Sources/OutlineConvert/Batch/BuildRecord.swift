@@ -141,16 +141,21 @@ public final class BuildRecord: @unchecked Sendable {
 }
 
 extension ConversionOptions {
-    /// Everything about the options that can change an output, as one stable string.
+    /// Everything about the options that can change an output, as one stable string: the
+    /// formats by name, and every option's value (options a format does not use included,
+    /// which costs at most a rebuild).
     public var fingerprint: String {
-        [
-            from?.rawValue ?? "-", to.rawValue, title.map { "t:" + $0 } ?? "-", ascii ? "ascii" : "-",
+        let collapseRules: [String] = [
             collapse.all.map { $0 ? "expand-all" : "collapse-all" } ?? "-",
             collapse.expand.sorted().joined(separator: "\u{1}"), collapse.collapse.sorted().joined(separator: "\u{1}"),
-            collapse.depth.map(String.init) ?? "-", String(maxInputSize),
+            collapse.depth.map(String.init) ?? "-",
+        ]
+        let htmlOptions: [String] = [
             html.fragment ? "fragment" : "-", html.unsafe ? "unsafe" : "-", html.accordion ? "accordion" : "-",
             html.template?.fingerprint ?? "default",
-            EmbeddedTemplates.files.keys.sorted().map { BuildRecord.hash(Array((EmbeddedTemplates.files[$0] ?? "").utf8)) }.joined(),
-        ].joined(separator: "\u{0}")
+        ]
+        let templates = EmbeddedTemplates.files.keys.sorted().map { BuildRecord.hash(Array((EmbeddedTemplates.files[$0] ?? "").utf8)) }
+        let general: [String] = [from?.name ?? "-", to.name, title.map { "t:" + $0 } ?? "-", ascii ? "ascii" : "-", String(maxInputSize)]
+        return (general + collapseRules + htmlOptions + [templates.joined()]).joined(separator: "\u{0}")
     }
 }

@@ -3,6 +3,14 @@ import Foundation
 /// The name of an XML file's root element, read from its first few kilobytes (`Files.head`)
 /// without parsing it: enough to tell an outline from a pom.xml or an SVG.
 enum XMLRootName {
+    /// The root's name in the first bytes of a file, if they start like XML (after white
+    /// space and a byte-order mark).
+    static func of(_ head: ArraySlice<UInt8>) -> String? {
+        let text = String(decoding: head, as: UTF8.self)
+        guard text.drop(while: { $0.isWhitespace || $0 == "\u{FEFF}" }).hasPrefix("<") else { return nil }
+        return of(text)
+    }
+
     /// Skips the XML declaration, comments, processing instructions and the doctype.
     static func of(_ text: String) -> String? {
         var rest = Substring(text)

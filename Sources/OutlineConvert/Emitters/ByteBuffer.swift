@@ -26,4 +26,6 @@ struct ByteBuffer {
     }
 
     mutating func write(_ raw: UnsafeRawBufferPointer) { bytes.append(contentsOf: raw) }
+
+    mutating func append(_ byte: UInt8) { bytes.append(byte) }
 }

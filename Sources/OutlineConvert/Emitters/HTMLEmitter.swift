@@ -28,9 +28,32 @@ public struct HTMLOptions: Equatable, Sendable {
 /// because JAWS and VoiceOver drop headings placed inside `<summary>` (it is exposed as a
 /// button, whose children are presentational). The page's language is the front
 /// matter's `lang`, else `en`.
-struct HTMLEmitter {
+struct HTMLEmitter: OutlineWriter {
+    let name = "html"
+    let extensions = ["html", "htm"]
+    let optionNames = ["--fragment", "--template", "--unsafe", "--accordion"]
+
+    func write(_ outline: Outline, context: WriteContext) -> (bytes: [UInt8], warnings: [Diagnostic]) {
+        let page = Page(options: context.options.html)
+        let warnings = context.options.html.accordion ? Self.accordionWarnings(outline.nodes, file: context.file) : []
+        return (page.render(outline, pageTitle: context.pageTitle, sizeHint: context.inputSize), warnings)
+    }
+
+    /// A browser opens only the first of several `open` members of a `<details name>` group.
+    private static func accordionWarnings(_ nodes: [OutlineNode], file: String) -> [Diagnostic] {
+        let open = nodes.filter { $0.isCollapsible && !$0.isCollapsed }
+        var warnings = open.dropFirst().prefix(1).map {
+            Diagnostic(SourceLocation(file: file, line: $0.line),
+                       "with --accordion only one of these siblings can start open; '\(Quote.snippet($0.title))' will start closed")
+        }
+        for node in nodes { warnings += accordionWarnings(node.children, file: file) }
+        return warnings
+    }
+}
+
+/// One page being written.
+private struct Page {
     let options: HTMLOptions
-    let bodies: BodyRenderer
 
     /// The whole page, or only the outline markup with `fragment`.
     func render(_ outline: Outline, pageTitle: String, sizeHint: Int = 0) -> [UInt8] {
@@ -58,20 +81,18 @@ struct HTMLEmitter {
     }
 
     private func writeContent(_ outline: Outline, into html: inout ByteBuffer) {
-        var number = 0
         let offset = outline.title == nil ? 0 : 1
         if let title = outline.title {
             html.write("<h1 class=\"outline-page-title\">" as StaticString)
             html.write(escaping: title)
             html.write("</h1>\n" as StaticString)
         }
-        bodies.appendHTML(outline.body, number: 0, unsafe: options.unsafe, to: &html)
-        write(outline.nodes, depth: 1, offset: offset, group: "outline", into: &html, number: &number)
+        outline.appendBodyHTML(unsafe: options.unsafe, to: &html)
+        write(outline.nodes, depth: 1, offset: offset, group: "outline", into: &html)
     }
 
-    private func write(_ nodes: [OutlineNode], depth: Int, offset: Int, group: String, into html: inout ByteBuffer, number: inout Int) {
+    private func write(_ nodes: [OutlineNode], depth: Int, offset: Int, group: String, into html: inout ByteBuffer) {
         for node in nodes {
-            number += 1
             let level = depth + offset
             guard node.isCollapsible else {
                 heading(node.title, level: level, id: node.id, className: "outline-leaf", into: &html)
@@ -92,8 +113,8 @@ struct HTMLEmitter {
             html.write("</span><a class=\"outline-permalink\" href=\"#" as StaticString)
             html.write(escaping: node.id)
             html.write("\" aria-label=\"Link to this section\">#</a></summary>\n" as StaticString)
-            bodies.appendHTML(node.body, number: number, unsafe: options.unsafe, to: &html)
-            write(node.children, depth: depth + 1, offset: offset, group: node.id, into: &html, number: &number)
+            node.appendBodyHTML(unsafe: options.unsafe, to: &html)
+            write(node.children, depth: depth + 1, offset: offset, group: node.id, into: &html)
             html.write("</details>\n" as StaticString)
         }
     }

@@ -5,9 +5,16 @@
 /// keys are sorted, so the same outline always gives the same bytes. Each level indents by
 /// four spaces up to `maxIndent`; deeper levels keep that indentation, so that a file nested
 /// 200 levels deep does not turn into hundreds of megabytes of spaces.
-struct JSONEmitter {
+struct JSONEmitter: OutlineWriter {
+    let name = "json"
+    let extensions = ["json"]
+
     /// The deepest indentation written, in characters (16 levels).
     static let maxIndent = 2 + 16 * 4
+
+    func write(_ outline: Outline, context: WriteContext) -> (bytes: [UInt8], warnings: [Diagnostic]) {
+        (render(outline), [])
+    }
 
     func render(_ outline: Outline) -> [UInt8] {
         var json = ByteBuffer(capacity: Self.estimatedSize(outline))

@@ -4,7 +4,9 @@ public struct Outline: Equatable, Sendable {
     /// The document's title, from front matter, a plist/XML `title` or `--title`.
     public var title: String?
     /// CommonMark text before the first node ("" if none).
-    public var body: String
+    public var body: String { didSet { blocks = nil } }
+    /// The body already parsed, as for `OutlineNode.blocks`.
+    var blocks: BodyBlocks?
     /// The top-level nodes, in source order.
     public var nodes: [OutlineNode]
     /// Extra metadata from the source (front-matter keys), kept for round trips.

@@ -7,7 +7,10 @@ public struct OutlineNode: Equatable, Sendable {
     /// Initial state: `nil` while the source says nothing, so that the collapse rules decide.
     public var collapsed: Bool?
     /// CommonMark text directly under the node, before its first child ("" if none).
-    public var body: String
+    public var body: String { didSet { blocks = nil } }
+    /// The body already parsed (Markdown input: its blocks in the whole document's tree),
+    /// so that it is rendered without parsing it again; dropped when `body` changes.
+    var blocks: BodyBlocks?
     /// Nested nodes, in source order.
     public var children: [OutlineNode]
     /// Extra classes (key `class`, space-separated) and `key=value` pairs from the source.
@@ -29,8 +32,9 @@ public struct OutlineNode: Equatable, Sendable {
         self.line = line
     }
 
-    /// Whether the node starts closed (an unspecified state is open).
-    public var isCollapsed: Bool { collapsed ?? false }
+    /// Whether the node starts closed (an unspecified state is open; a node that cannot
+    /// collapse is never closed).
+    public var isCollapsed: Bool { isCollapsible && collapsed == true }
 
     /// A node with neither body nor children renders as a plain entry, never as `<details>`.
     public var isCollapsible: Bool { !body.isEmpty || !children.isEmpty }

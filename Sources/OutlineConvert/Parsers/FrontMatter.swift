@@ -67,7 +67,8 @@ struct FrontMatter {
         switch key.name {
         case "title":
             // An empty title (`title:` or `title: ""`) is no title, not an empty heading.
-            title = text.trimmed.isEmpty ? nil : text
+            let title = TitleText.normalized(text)
+            self.title = title.isEmpty ? nil : title
         case "collapse-depth":
             guard let depth = Int(text), depth >= 0 else {
                 throw ConversionError.invalid(
@@ -84,9 +85,27 @@ struct FrontMatter {
         guard text.count >= 2, let quote = text.first, quote == "\"" || quote == "'", text.last == quote
         else { return text }
         let inner = String(text.dropFirst().dropLast())
-        return quote == "'"
-            ? inner.replacingOccurrences(of: "''", with: "'")
-            : inner.replacingOccurrences(of: "\\\"", with: "\"").replacingOccurrences(of: "\\\\", with: "\\")
+        guard quote == "\"" else { return inner.replacingOccurrences(of: "''", with: "'") }
+        // YAML's double-quoted escapes: `\\`, `\"`, `\n`, `\t`, `\r`; others stay as written.
+        var result = ""
+        var escaping = false
+        for character in inner {
+            if escaping {
+                switch character {
+                case "n": result += "\n"
+                case "t": result += "\t"
+                case "r": result += "\r"
+                case "\\", "\"": result.append(character)
+                default: result += "\\" + String(character)
+                }
+                escaping = false
+            } else if character == "\\" {
+                escaping = true
+            } else {
+                result.append(character)
+            }
+        }
+        return escaping ? result + "\\" : result
     }
 }
 

@@ -126,6 +126,6 @@ struct PandocAttributes {
                 pairs.append((String(key), String(value)))
             }
         }
-        guard sawAny else { return nil }
+        _ = sawAny  // `{}` is valid: no attributes (as pandoc reads it)
     }
 }

@@ -3,13 +3,23 @@ import Foundation
 /// Reads Markdown with cmark (SPEC §3.1): top-level ATX and setext headings become nodes,
 /// nested under the nearest preceding heading of a lower level; the text between headings
 /// is each node's body, as the exact source slice.
-public struct MarkdownParser: Sendable {
+public struct MarkdownParser: OutlineReader {
+    let name = "markdown"
+    let extensions = ["md", "markdown", "mdown", "mkd", "mkdn"]
+    let isText = true
     private let limits: MarkdownLimits
 
     /// A parser; it keeps no state between documents. Its limits on hostile shapes scale
     /// with `maxInputSize` (see `MarkdownLimits`).
     public init(maxInputSize: Int = Files.defaultMaxInputSize) {
         limits = MarkdownLimits(maxInputSize: maxInputSize)
+    }
+
+    /// Markdown takes any text: it is what is left when nothing else matches.
+    func sniff(_ head: ArraySlice<UInt8>) -> Bool { true }
+
+    func read(_ bytes: [UInt8], file: String, maxInputSize: Int) throws -> ParsedDocument {
+        try MarkdownParser(maxInputSize: maxInputSize).parse(bytes: bytes, file: file)
     }
 
     /// Parses Markdown `text`; `file` names the source in messages.
@@ -32,33 +42,39 @@ public struct MarkdownParser: Sendable {
         // One pass: each heading ends the body before it, closes the open nodes of its level
         // or deeper, and opens its own.
         var tree = TreeBuilder()
-        var preamble: String?
-        var blockRanges: [Range<Int>] = []
+        var preamble: (body: String, blocks: BodyBlocks)?
         var bodyStart = (line: frontMatter.lineCount + 1, block: 0)
         func endBody(beforeLine line: Int, block: Int) {
             let body = source.text(from: bodyStart.line, through: line - 1)
-            if preamble == nil { preamble = body } else { tree.setBodyOfLast(body) }
-            blockRanges.append(bodyStart.block..<block)
+            let blocks = BodyBlocks(document: document, range: bodyStart.block..<block)
+            if preamble == nil { preamble = (body, blocks) } else { tree.setBodyOfLast(body, blocks: blocks) }
         }
         for index in 0..<document.blockCount {
             guard let block = document.block(index), let heading = block.heading else { continue }
             endBody(beforeLine: block.startLine, block: index)
             let markers = HeadingMarkers(parts: heading.parts)
+            var attributes = markers.attributes
+            var level = heading.level
+            // The Markdown writer's fallback for depths past six: `###### x {outline-depth="9"}`.
+            if level == 6, let depth = attributes[MarkdownEmitter.depthAttribute].flatMap({ Int($0) }), depth > 6 {
+                level = min(depth, XMLReader.maxDepth)
+                attributes[MarkdownEmitter.depthAttribute] = nil
+            }
             tree.open(
                 OutlineNode(
                     title: markers.title, id: markers.id ?? "", collapsed: markers.collapsed,
-                    attributes: markers.attributes, line: block.startLine),
-                level: heading.level, foldAll: markers.foldAll)
+                    attributes: attributes, line: block.startLine),
+                level: level, foldAll: markers.foldAll)
             bodyStart = (source.headingEndLine(block) + 1, index + 1)
             document.discardBlock(index)
         }
         endBody(beforeLine: source.count + 1, block: document.blockCount)
 
-        let outline = Outline(
-            title: frontMatter.title, body: preamble ?? "", nodes: tree.finish(), attributes: frontMatter.attributes,
+        var outline = Outline(
+            title: frontMatter.title, body: preamble?.body ?? "", nodes: tree.finish(), attributes: frontMatter.attributes,
             collapseDepth: frontMatter.collapseDepth)
-        return ParsedDocument(
-            outline: outline, bodies: BodyRenderer(document: document, blockRanges: blockRanges))
+        outline.blocks = preamble?.blocks
+        return ParsedDocument(outline: outline)
     }
 }
 
@@ -76,8 +92,10 @@ private struct TreeBuilder {
     }
 
     /// Sets the body of the node opened last.
-    mutating func setBodyOfLast(_ body: String) {
-        if !stack.isEmpty { stack[stack.count - 1].node.body = body }
+    mutating func setBodyOfLast(_ body: String, blocks: BodyBlocks) {
+        guard !stack.isEmpty else { return }
+        stack[stack.count - 1].node.body = body
+        stack[stack.count - 1].node.blocks = blocks
     }
 
     mutating func finish() -> [OutlineNode] {

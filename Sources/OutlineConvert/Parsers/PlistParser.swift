@@ -1,143 +1,163 @@
-/// Reads XML property-list section files (SPEC §3.2). The root is an array of sections, or
-/// a dict with an optional `title` and `sections`. A section dict has `name` or `title`,
-/// and optionally `collapsed`, `detail`, `id`, `items` (strings or section dicts) and
-/// `attributes` (a dict of strings, for round trips).
-public struct PlistParser: Sendable {
+/// Reads property-list section files (SPEC §3.2, §3.4) in any of their three forms: XML
+/// (parsed with libxml2), binary (`bplist00`) and the old ASCII OpenStep form (first
+/// non-space character not `<`). The root is an array of sections, or a dict with
+/// optional `title`, `detail` (the preamble), `attributes` (a dict of strings) and
+/// `sections`. A section dict has `name` or `title`, and optionally `collapsed`, `detail`,
+/// `id`, `items` (strings or section dicts) and `attributes`. OpenStep has only strings,
+/// so there `collapsed` is `YES`/`NO` (or `true`/`false`, `1`/`0`).
+public struct PlistParser: OutlineReader {
+    let name = "plist"
+    let extensions = ["plist"]
+
     /// A parser; it keeps no state between documents.
     public init() {}
 
+    /// An XML plist, or a binary one.
+    func sniff(_ head: ArraySlice<UInt8>) -> Bool {
+        head.starts(with: Array("bplist00".utf8)) || XMLRootName.of(head) == "plist"
+    }
+
+    func read(_ bytes: [UInt8], file: String, maxInputSize: Int) throws -> ParsedDocument {
+        try parse(bytes, file: file)
+    }
+
     /// Parses the plist in `bytes`; `file` names it in messages.
     public func parse(_ bytes: [UInt8], file: String) throws -> ParsedDocument {
-        var reader = Reader(file: file)
-        let root = try XMLReader.parse(bytes, file: file)
-        guard root.name == "plist" else {
-            throw reader.invalid(root, "", "the root element is <\(Quote.snippet(root.name))>, not <plist>")
+        let value: PlistValue
+        var isOpenStep = false
+        if bytes.starts(with: Array("bplist00".utf8)) {
+            value = try BinaryPlist.parse(bytes, file: file, maxDepth: XMLReader.maxDepth)
+        } else if XMLRootName.of(bytes.prefix(65_536)) != nil || bytes.contains(0) {
+            value = try xmlValue(bytes, file: file)
+        } else {
+            value = try OpenStepPlist.parse(try SourceText.validated(bytes, file: file), file: file, maxDepth: XMLReader.maxDepth)
+            isOpenStep = true
         }
-        let values = root.elements
-        guard values.count == 1, let value = values.first else {
-            throw reader.invalid(root, "", "<plist> must hold exactly one value, found \(values.count)")
-        }
-        if let stray = root.strayText {
-            throw ConversionError.invalid(reader.location(stray.line, stray.column), "text '\(Quote.snippet(stray.text))' outside any value")
-        }
+        var reader = Reader(file: file, isOpenStep: isOpenStep)
         var outline = Outline()
-        switch value.name {
-        case "array":
+        switch value.kind {
+        case .array:
             outline.nodes = try reader.sections(value, path: "sections")
-        case "dict":
-            for (key, entry) in try reader.entries(of: value, path: "") {
+        case .dict(let entries):
+            for (key, entry) in entries {
                 switch key {
-                case "title": outline.title = try reader.nonEmptyString(entry, path: "title")
+                case "title": outline.title = try reader.title(entry, path: "title")
                 case "sections": outline.nodes = try reader.sections(entry, path: "sections")
                 case "detail": outline.body = BodyText.normalized(try reader.string(entry, path: "detail"))
+                case "attributes": outline.attributes = try reader.attributes(entry, path: "attributes")
                 default: reader.warnUnknown(key, entry, path: Quote.snippet(key, limit: 40))
                 }
             }
         default:
-            throw reader.invalid(value, "", "the top value must be an array of sections or a dict, not <\(Quote.snippet(value.name))>")
+            throw reader.invalid(value, "", "the top value must be an array of sections or a dict, not \(value.typeName)")
         }
         return ParsedDocument(outline: outline, warnings: reader.warnings)
+    }
+
+    /// The one value of an XML plist's `<plist>` root.
+    private func xmlValue(_ bytes: [UInt8], file: String) throws -> PlistValue {
+        let root = try XMLReader.parse(bytes, file: file)
+        let location = SourceLocation(file: file, line: root.line, column: root.column)
+        guard root.name == "plist" else {
+            throw ConversionError.invalid(location, "the root element is <\(Quote.snippet(root.name))>, not <plist>")
+        }
+        if let stray = root.strayText {
+            throw ConversionError.invalid(SourceLocation(file: file, line: stray.line, column: stray.column), "text '\(Quote.snippet(stray.text))' outside any value")
+        }
+        let values = root.elements
+        guard values.count == 1, let value = values.first else {
+            throw ConversionError.invalid(location, "<plist> must hold exactly one value, found \(values.count)")
+        }
+        return try PlistValue(xml: value, file: file)
     }
 }
 
 /// Walks plist values, naming each by its key path (`sections[2].items[0].collapsed`).
 private struct Reader {
     let file: String
+    let isOpenStep: Bool
     var warnings: [Diagnostic] = []
 
-    init(file: String) { self.file = file }
-
-    func location(_ line: Int, _ column: Int = 0) -> SourceLocation {
-        SourceLocation(file: file, line: line, column: column)
+    init(file: String, isOpenStep: Bool) {
+        self.file = file
+        self.isOpenStep = isOpenStep
     }
 
-    func invalid(_ element: XMLElement, _ path: String, _ reason: String) -> ConversionError {
-        .invalid(location(element.line, element.column), path.isEmpty ? reason : "\(path): \(reason)")
+    func invalid(_ value: PlistValue, _ path: String, _ reason: String) -> ConversionError {
+        .invalid(SourceLocation(file: file, line: value.line, column: value.column), path.isEmpty ? reason : "\(path): \(reason)")
     }
 
-    mutating func warnUnknown(_ key: String, _ element: XMLElement, path: String) {
-        warnings.append(Diagnostic(location(element.line, element.column), "\(path): unknown key '\(Quote.snippet(key))' is ignored"))
+    mutating func warnUnknown(_ key: String, _ value: PlistValue, path: String) {
+        warnings.append(Diagnostic(SourceLocation(file: file, line: value.line, column: value.column), "\(path): unknown key '\(Quote.snippet(key))' is ignored"))
     }
 
-    mutating func sections(_ array: XMLElement, path: String) throws -> [OutlineNode] {
-        guard array.name == "array" else { throw wrongType(array, path, expected: "an array") }
+    mutating func sections(_ value: PlistValue, path: String) throws -> [OutlineNode] {
+        guard case .array(let elements) = value.kind else { throw wrongType(value, path, expected: "an array") }
         var nodes: [OutlineNode] = []
-        for (index, element) in try values(of: array).enumerated() {
+        for (index, element) in elements.enumerated() {
             nodes.append(try node(element, path: "\(path)[\(index)]"))
         }
         return nodes
     }
 
     /// A section dict, or (for items) a string that becomes a leaf.
-    mutating func node(_ element: XMLElement, path: String) throws -> OutlineNode {
-        if element.name == "string" {
-            return OutlineNode(title: try nonEmptyString(element, path: path), line: element.line)
+    mutating func node(_ value: PlistValue, path: String) throws -> OutlineNode {
+        if case .string = value.kind {
+            return OutlineNode(title: try title(value, path: path), line: value.line)
         }
-        guard element.name == "dict" else { throw wrongType(element, path, expected: "a dict or a string") }
-        var node = OutlineNode(title: "", line: element.line)
-        for (key, value) in try entries(of: element, path: path) {
+        guard case .dict(let entries) = value.kind else { throw wrongType(value, path, expected: "a dict or a string") }
+        var node = OutlineNode(title: "", line: value.line)
+        for (key, entry) in entries {
             let keyPath = "\(path).\(Quote.snippet(key, limit: 40))"
             switch key {
-            case "name", "title": node.title = try nonEmptyString(value, path: keyPath)
-            case "collapsed": node.collapsed = try bool(value, path: keyPath)
-            case "detail": node.body = BodyText.normalized(try string(value, path: keyPath))
-            case "id": node.id = try string(value, path: keyPath).trimmed
-            case "items": node.children = try sections(value, path: "\(keyPath)")
-            case "attributes":
-                for (name, text) in try entries(of: value, path: keyPath) {
-                    node.attributes[name] = try string(text, path: "\(keyPath).\(Quote.snippet(name, limit: 40))")
-                }
-            default: warnUnknown(key, value, path: keyPath)
+            case "name", "title": node.title = try title(entry, path: keyPath)
+            case "collapsed": node.collapsed = try bool(entry, path: keyPath)
+            case "detail": node.body = BodyText.normalized(try string(entry, path: keyPath))
+            case "id": node.id = try string(entry, path: keyPath).trimmed
+            case "items": node.children = try sections(entry, path: keyPath)
+            case "attributes": node.attributes = try attributes(entry, path: keyPath)
+            default: warnUnknown(key, entry, path: keyPath)
             }
         }
-        guard !node.title.isEmpty else { throw invalid(element, path, "a section needs a 'name' (or 'title') string") }
+        guard !node.title.isEmpty else { throw invalid(value, path, "a section needs a 'name' (or 'title') string") }
         return node
     }
 
-    /// A dict's key/value pairs, in order.
-    func entries(of dict: XMLElement, path: String) throws -> [(String, XMLElement)] {
-        guard dict.name == "dict" else { throw wrongType(dict, path, expected: "a dict") }
-        let elements = try values(of: dict)
-        var entries: [(String, XMLElement)] = []
-        var index = 0
-        while index < elements.count {
-            let key = elements[index]
-            guard key.name == "key" else { throw invalid(key, path, "expected <key>, found <\(Quote.snippet(key.name))>") }
-            guard index + 1 < elements.count else { throw invalid(key, path, "key '\(Quote.snippet(key.text))' has no value") }
-            entries.append((key.text, elements[index + 1]))
-            index += 2
+    func attributes(_ value: PlistValue, path: String) throws -> [String: String] {
+        guard case .dict(let entries) = value.kind else { throw wrongType(value, path, expected: "a dict of strings") }
+        var attributes: [String: String] = [:]
+        for (name, text) in entries {
+            attributes[name] = try string(text, path: "\(path).\(Quote.snippet(name, limit: 40))")
         }
-        return entries
+        return attributes
     }
 
-    func values(of container: XMLElement) throws -> [XMLElement] {
-        if let stray = container.strayText {
-            throw ConversionError.invalid(location(stray.line, stray.column), "text '\(Quote.snippet(stray.text))' inside <\(Quote.snippet(container.name))> outside any value")
-        }
-        return container.elements
-    }
-
-    func string(_ element: XMLElement, path: String) throws -> String {
-        guard element.name == "string" else { throw wrongType(element, path, expected: "a string") }
-        if let inner = element.elements.first { throw invalid(inner, path, "<string> cannot contain <\(Quote.snippet(inner.name))>") }
-        return element.text
-    }
-
-    func nonEmptyString(_ element: XMLElement, path: String) throws -> String {
-        let text = try string(element, path: path)
-        guard !text.trimmed.isEmpty else { throw invalid(element, path, "must not be empty") }
+    func string(_ value: PlistValue, path: String) throws -> String {
+        guard case .string(let text) = value.kind else { throw wrongType(value, path, expected: "a string") }
         return text
     }
 
-    func bool(_ element: XMLElement, path: String) throws -> Bool {
-        switch element.name {
-        case "true": return true
-        case "false": return false
-        default: throw wrongType(element, path, expected: "a boolean (<true/> or <false/>)")
+    func title(_ value: PlistValue, path: String) throws -> String {
+        let title = TitleText.normalized(try string(value, path: path))
+        guard !title.isEmpty else { throw invalid(value, path, "must not be empty") }
+        return title
+    }
+
+    func bool(_ value: PlistValue, path: String) throws -> Bool {
+        switch value.kind {
+        case .bool(let flag): return flag
+        case .string(let text) where isOpenStep:
+            switch text {
+            case "YES", "true", "1": return true
+            case "NO", "false", "0": return false
+            default: throw invalid(value, path, "expected YES or NO, found '\(Quote.snippet(text))'")
+            }
+        default:
+            throw wrongType(value, path, expected: isOpenStep ? "YES or NO" : "a boolean (<true/> or <false/>)")
         }
     }
 
-    func wrongType(_ element: XMLElement, _ path: String, expected: String) -> ConversionError {
-        invalid(element, path, "expected \(expected), found <\(Quote.snippet(element.name))>")
+    func wrongType(_ value: PlistValue, _ path: String, expected: String) -> ConversionError {
+        invalid(value, path, "expected \(expected), found \(value.typeName)")
     }
 }

@@ -108,3 +108,29 @@ extension Collection where Element == UInt8 {
         reduce(0) { $1 & 0xC0 == 0x80 ? $0 : $0 + 1 }
     }
 }
+
+/// Lines and columns of offsets asked for in increasing order, counted on from the last
+/// one (going back starts over): a whole file's positions in one pass, however long its
+/// lines are.
+struct LineCounter {
+    private var counted = 0
+    private var line = 1
+    private var lineStart = 0
+    private var last = (offset: 0, column: 1)
+
+    /// The 1-based line and column (in characters) of `offset` in `bytes`.
+    mutating func position(of offset: Int, in bytes: [UInt8]) -> (line: Int, column: Int) {
+        let offset = min(offset, bytes.count)
+        if offset < counted { self = LineCounter() }
+        while counted < offset {
+            if bytes[counted] == 10 {
+                line += 1
+                lineStart = counted + 1
+            }
+            counted += 1
+        }
+        let from: (offset: Int, column: Int) = last.offset >= lineStart && last.offset <= offset ? last : (lineStart, 1)
+        last = (offset, from.column + bytes[from.offset..<offset].characterCount)
+        return (line, last.column)
+    }
+}

@@ -1,11 +1,25 @@
 /// Reads XML section files (SPEC §3.3):
 /// `<outline title=…>` holding an optional `<detail>` (the preamble), then `<section>`s and
 /// `<item>`s. A `<section title=… collapsed=true|false id=…>` may start with a `<detail>`;
-/// an `<item title=…>text</item>` is a leaf whose text is its body. Other attributes are
-/// kept as node attributes; any other element is an error.
-public struct XMLSectionParser: Sendable {
+/// an `<item title=…>text</item>` is a leaf whose text is its body. Other attributes (of
+/// `<outline>` too) are kept as attributes; any other element is an error.
+public struct XMLSectionParser: OutlineReader {
+    let name = "xml"
+    let extensions = ["xml"]
+
     /// A parser; it keeps no state between documents.
     public init() {}
+
+    func sniff(_ head: ArraySlice<UInt8>) -> Bool { XMLRootName.of(head) == "outline" }
+
+    func reasonToSkip(_ head: ArraySlice<UInt8>) -> String? {
+        let root = XMLRootName.of(head)
+        return root == "outline" ? nil : "XML whose root is <\(Quote.snippet(root ?? "?"))>, not <outline>"
+    }
+
+    func read(_ bytes: [UInt8], file: String, maxInputSize: Int) throws -> ParsedDocument {
+        try parse(bytes, file: file)
+    }
 
     /// Parses the XML in `bytes`; `file` names it in messages.
     public func parse(_ bytes: [UInt8], file: String) throws -> ParsedDocument {
@@ -15,8 +29,13 @@ public struct XMLSectionParser: Sendable {
             throw reader.invalid(root, "the root element is <\(Quote.snippet(root.name))>, not <outline>")
         }
         var outline = Outline()
-        if let title = root.attribute("title") {
-            guard !title.trimmed.isEmpty else { throw reader.invalid(root, "the outline's title must not be empty") }
+        for (name, value) in root.attributes {
+            guard name == "title" else {
+                outline.attributes[name] = value
+                continue
+            }
+            let title = TitleText.normalized(value)
+            guard !title.isEmpty else { throw reader.invalid(root, "the outline's title must not be empty") }
             outline.title = title
         }
         let (detail, nodes) = try reader.contents(of: root)
@@ -66,7 +85,7 @@ private struct SectionReader {
 
     /// A node from an element's attributes: `title` (required), `collapsed`, `id`, the rest kept.
     private func header(of element: XMLElement) throws -> OutlineNode {
-        guard let title = element.attribute("title"), !title.trimmed.isEmpty else {
+        guard let title = element.attribute("title").map(TitleText.normalized), !title.isEmpty else {
             throw invalid(element, "<\(Quote.snippet(element.name))> needs a non-empty title attribute")
         }
         var node = OutlineNode(title: title, line: element.line)

@@ -56,9 +56,9 @@ public struct Converter: Sendable {
         try Files.readStandardInput(limit: options.maxInputSize) { try refuseBinary($0, file: "<stdin>") }
     }
 
-    /// Markdown is text: a NUL byte means a binary file (XML may be UTF-16, with NULs).
+    /// A text format: a NUL byte means a binary file (XML may be UTF-16, with NULs).
     private func refuseBinary(_ head: ArraySlice<UInt8>, file: String) throws {
-        guard format(of: file, head) == .markdown, let nul = head.firstIndex(of: 0) else { return }
+        guard format(of: file, head).reader.isText, let nul = head.firstIndex(of: 0) else { return }
         throw ConversionError.malformed(
             SourceText.location(of: nul, in: head, file: file), "the file contains a NUL byte; it is not text")
     }
@@ -72,21 +72,10 @@ public struct Converter: Sendable {
     public func convert(_ bytes: consuming [UInt8], file: String) throws -> Conversion {
         let inputSize = bytes.count
         let document = try read(bytes, file: file)
-        var warnings = document.warnings
-        let outline = document.outline
-        let title = pageTitle(outline, file: file)
-        let output: [UInt8]
-        switch options.to {
-        case .html:
-            let emitter = HTMLEmitter(options: options.html, bodies: document.bodies)
-            if options.html.accordion { warnings += Self.accordionWarnings(outline.nodes, file: file) }
-            output = emitter.render(outline, pageTitle: title, sizeHint: inputSize)
-        case .text:
-            output = TextEmitter(ascii: options.ascii, bodies: document.bodies).render(outline, sizeHint: inputSize)
-        case .json:
-            output = JSONEmitter().render(outline)
-        }
-        return Conversion(bytes: output, warnings: warnings, title: title)
+        let title = pageTitle(document.outline, file: file)
+        let context = WriteContext(options: options, file: file, pageTitle: title, inputSize: inputSize)
+        let (output, warnings) = options.to.writer.write(document.outline, context: context)
+        return Conversion(bytes: output, warnings: document.warnings + warnings, title: title)
     }
 
     /// Parses one input and resolves its ids and collapse state. An empty input (nothing,
@@ -95,31 +84,17 @@ public struct Converter: Sendable {
         guard !bytes.isEmpty, bytes != [0xEF, 0xBB, 0xBF] else {
             throw ConversionError.malformed(SourceLocation(file: file, line: 1, column: 1), "the file is empty; there is no outline in it")
         }
-        var document: ParsedDocument
-        switch format(of: file, bytes[...]) {
-        case .markdown: document = try MarkdownParser(maxInputSize: options.maxInputSize).parse(bytes: bytes, file: file)
-        case .plist: document = try PlistParser().parse(bytes, file: file)
-        case .xml: document = try XMLSectionParser().parse(bytes, file: file)
-        }
+        let reader = format(of: file, bytes[...]).reader
+        var document = try reader.read(bytes, file: file, maxInputSize: options.maxInputSize)
         if let title = options.title { document.outline.title = title.isEmpty ? nil : title }
         document.warnings += IdentifierAssigner.assign(&document.outline, file: file)
         document.warnings += CollapseRules.apply(options.collapse, to: &document.outline, file: file)
+        document.outline.parseBodiesTogether(maxInputSize: options.maxInputSize)
         return document
     }
 
     /// The page's `<title>`: the outline's title, else its first node's, else the file name.
     private func pageTitle(_ outline: Outline, file: String) -> String {
         outline.title ?? outline.nodes.first?.title ?? Path.deletingExtension(Path.lastComponent(file))
-    }
-
-    /// A browser opens only the first of several `open` members of a `<details name>` group.
-    private static func accordionWarnings(_ nodes: [OutlineNode], file: String) -> [Diagnostic] {
-        let open = nodes.filter { $0.isCollapsible && !$0.isCollapsed }
-        var warnings = open.dropFirst().prefix(1).map {
-            Diagnostic(SourceLocation(file: file, line: $0.line),
-                       "with --accordion only one of these siblings can start open; '\(Quote.snippet($0.title))' will start closed")
-        }
-        for node in nodes { warnings += accordionWarnings(node.children, file: file) }
-        return warnings
     }
 }

@@ -1,48 +1,154 @@
-/// The formats outline-render reads.
-public enum InputFormat: String, CaseIterable, Sendable {
-    case markdown, plist, xml
+/// A format outline-render reads. Each reader is one file; `InputFormat.all` lists them,
+/// and the `--from` names, extensions, content sniffing, help text and folder rules all
+/// come from that list.
+protocol OutlineReader: Sendable {
+    /// The `--from` name.
+    var name: String { get }
+    /// File extensions, lowercase, without the dot.
+    var extensions: [String] { get }
+    /// Whether content that has no telling extension looks like this format.
+    func sniff(_ head: ArraySlice<UInt8>) -> Bool
+    /// Inside a folder: why a file with one of `extensions` is not an outline of this format
+    /// (a pom.xml, a package.json), from its first bytes; nil to convert it.
+    func reasonToSkip(_ head: ArraySlice<UInt8>) -> String?
+    /// Whether the format is text (a NUL byte then means a binary file, refused early).
+    var isText: Bool { get }
+    /// Reads an outline as its source states it (ids and collapse state not yet resolved).
+    func read(_ bytes: [UInt8], file: String, maxInputSize: Int) throws -> ParsedDocument
+}
+
+extension OutlineReader {
+    func reasonToSkip(_ head: ArraySlice<UInt8>) -> String? { nil }
+    var isText: Bool { false }
+}
+
+/// What a writer is given: the resolved outline and everything about the run it may need.
+struct WriteContext {
+    let options: ConversionOptions
+    /// The input's name, for messages.
+    let file: String
+    /// The page title (outline title, else first node, else file name).
+    let pageTitle: String
+    /// The input's size in bytes, to size the output buffer once.
+    let inputSize: Int
+}
+
+/// A format outline-render writes. Each writer is one file; `OutputFormat.all` lists them.
+protocol OutlineWriter: Sendable {
+    /// The `--to` name.
+    var name: String { get }
+    /// The extension of files written, then other extensions that choose this format for `-o`.
+    var extensions: [String] { get }
+    /// The command-line options only this writer uses, for the help text.
+    var optionNames: [String] { get }
+    /// The output bytes, and warnings (what the format could not hold).
+    func write(_ outline: Outline, context: WriteContext) -> (bytes: [UInt8], warnings: [Diagnostic])
+}
+
+extension OutlineWriter {
+    var optionNames: [String] { [] }
+}
+
+/// One of the formats outline-render reads (`--from`).
+public struct InputFormat: Hashable, Sendable, CustomStringConvertible {
+    let reader: any OutlineReader
+
+    private init(reader: any OutlineReader) { self.reader = reader }
+
+    /// Every input format, in sniffing order (Markdown, which takes anything, last).
+    public static let all: [InputFormat] = [
+        InputFormat(reader: PlistParser()), InputFormat(reader: OPMLParser()), InputFormat(reader: XMLSectionParser()),
+        InputFormat(reader: JSONOutlineParser()), InputFormat(reader: MarkdownParser()),
+    ]
+
+    public static let markdown = named("markdown")
+    public static let plist = named("plist")
+    public static let xml = named("xml")
+    public static let json = named("json")
+    public static let opml = named("opml")
+
+    private static func named(_ name: String) -> InputFormat {
+        guard let format = InputFormat(name: name) else { preconditionFailure("no input format \(name)") }
+        return format
+    }
+
+    /// The format of a `--from` name or an extension, if any.
+    public init?(name: String) {
+        let key = name.lowercased()
+        guard let format = Self.all.first(where: { $0.reader.name == key || $0.reader.extensions.contains(key) }) else { return nil }
+        self = format
+    }
 
     /// The format a file name's extension stands for, if any.
     public init?(pathExtension: String) {
-        switch pathExtension.lowercased() {
-        case "md", "markdown", "mdown", "mkd", "mkdn": self = .markdown
-        case "plist": self = .plist
-        case "xml": self = .xml
-        default: return nil
-        }
+        let key = pathExtension.lowercased()
+        guard let format = Self.all.first(where: { $0.reader.extensions.contains(key) }) else { return nil }
+        self = format
     }
 
-    /// The format the content looks like: an XML root named `plist` or `outline`, else Markdown.
+    /// The format the content looks like; Markdown when nothing else does.
     public init(sniffing bytes: ArraySlice<UInt8>) {
-        let head = String(decoding: bytes.prefix(4096), as: UTF8.self)
-        guard head.drop(while: { $0.isWhitespace || $0 == "\u{FEFF}" }).hasPrefix("<") else {
-            self = .markdown
-            return
-        }
-        if head.contains("<plist") { self = .plist } else if head.contains("<outline") { self = .xml } else { self = .markdown }
+        self = Self.all.first { $0.reader.sniff(bytes.prefix(4096)) } ?? Self.markdown
     }
+
+    /// The `--from` name.
+    public var name: String { reader.name }
+    /// The file extensions read as this format, lowercase, without the dot.
+    public var extensions: [String] { reader.extensions }
+    public var description: String { name }
+
+    public static func == (a: InputFormat, b: InputFormat) -> Bool { a.name == b.name }
+    public func hash(into hasher: inout Hasher) { hasher.combine(name) }
 }
 
-/// The formats outline-render writes.
-public enum OutputFormat: String, CaseIterable, Sendable {
-    case html, text, json
+/// One of the formats outline-render writes (`--to`).
+public struct OutputFormat: Hashable, Sendable, CustomStringConvertible {
+    let writer: any OutlineWriter
+
+    private init(writer: any OutlineWriter) { self.writer = writer }
+
+    /// Every output format.
+    public static let all: [OutputFormat] = [
+        OutputFormat(writer: HTMLEmitter()), OutputFormat(writer: TextEmitter()), OutputFormat(writer: JSONEmitter()),
+        OutputFormat(writer: MarkdownEmitter()), OutputFormat(writer: XMLSectionEmitter()),
+        OutputFormat(writer: OPMLEmitter()), OutputFormat(writer: PlistEmitter()),
+    ]
+
+    public static let html = named("html")
+    public static let text = named("text")
+    public static let json = named("json")
+    public static let markdown = named("markdown")
+    public static let xml = named("xml")
+    public static let opml = named("opml")
+    public static let plist = named("plist")
+
+    private static func named(_ name: String) -> OutputFormat {
+        guard let format = OutputFormat(name: name) else { preconditionFailure("no output format \(name)") }
+        return format
+    }
+
+    /// The format of a `--to` name or an extension, if any.
+    public init?(name: String) {
+        let key = name.lowercased()
+        guard let format = Self.all.first(where: { $0.writer.name == key || $0.writer.extensions.contains(key) }) else { return nil }
+        self = format
+    }
 
     /// The format an output file's extension stands for, if any.
     public init?(pathExtension: String) {
-        switch pathExtension.lowercased() {
-        case "html", "htm": self = .html
-        case "txt", "text": self = .text
-        case "json": self = .json
-        default: return nil
-        }
+        let key = pathExtension.lowercased()
+        guard let format = Self.all.first(where: { $0.writer.extensions.contains(key) }) else { return nil }
+        self = format
     }
 
+    /// The `--to` name.
+    public var name: String { writer.name }
+    public var description: String { name }
     /// The extension of files written in this format.
-    public var fileExtension: String {
-        switch self {
-        case .html: "html"
-        case .text: "txt"
-        case .json: "json"
-        }
-    }
+    public var fileExtension: String { writer.extensions.first ?? name }
+    /// The options only this format uses (`--ascii` for text, …).
+    public var optionNames: [String] { writer.optionNames }
+
+    public static func == (a: OutputFormat, b: OutputFormat) -> Bool { a.name == b.name }
+    public func hash(into hasher: inout Hasher) { hasher.combine(name) }
 }

@@ -1,0 +1,88 @@
+/// A body's blocks in an already parsed CommonMark tree (for Markdown input, the whole
+/// document's, so that `[x][ref]` resolves against a definition in another section).
+/// It is a cache of the body's text: it never makes two nodes differ.
+struct BodyBlocks: Equatable, @unchecked Sendable {
+    // (Unchecked: the tree is only read once parsing is done.)
+    let document: CommonMarkDocument
+    let range: Range<Int>
+
+    static func == (_: BodyBlocks, _: BodyBlocks) -> Bool { true }
+}
+
+/// Renders a body (CommonMark text) as HTML or plain text: from its parsed blocks when it
+/// has them, else by parsing it on its own.
+enum BodyRendering {
+    static func appendHTML(_ body: String, blocks: BodyBlocks?, unsafe: Bool, to html: inout ByteBuffer) {
+        guard let (document, range) = source(body, blocks) else { return }
+        document.appendHTML(ofBlocks: range, unsafe: unsafe, to: &html)
+    }
+
+    /// The body as plain text, each non-blank line starting with `indent`.
+    static func plainText(_ body: String, blocks: BodyBlocks?, indent: String = "") -> String {
+        guard let (document, range) = source(body, blocks) else { return "" }
+        return document.plainText(ofBlocks: range, indent: indent)
+    }
+
+    private static func source(_ body: String, _ blocks: BodyBlocks?) -> (CommonMarkDocument, Range<Int>)? {
+        if let blocks { return (blocks.document, blocks.range) }
+        guard !body.isEmpty else { return nil }
+        let alone = CommonMarkDocument(parsing: body)
+        return (alone, 0..<alone.blockCount)
+    }
+}
+
+extension OutlineNode {
+    func appendBodyHTML(unsafe: Bool, to html: inout ByteBuffer) {
+        BodyRendering.appendHTML(body, blocks: blocks, unsafe: unsafe, to: &html)
+    }
+
+    func bodyPlainText(indent: String) -> String {
+        BodyRendering.plainText(body, blocks: blocks, indent: indent)
+    }
+}
+
+extension Outline {
+    func appendBodyHTML(unsafe: Bool, to html: inout ByteBuffer) {
+        BodyRendering.appendHTML(body, blocks: blocks, unsafe: unsafe, to: &html)
+    }
+
+    func bodyPlainText() -> String {
+        BodyRendering.plainText(body, blocks: blocks)
+    }
+}
+
+extension Outline {
+    /// For an outline read from a format other than Markdown: when a body holds what may be
+    /// a link reference definition, all bodies are parsed as one CommonMark document (the
+    /// Markdown this outline writes), so that `[x][ref]` in one section resolves against a
+    /// definition in another, exactly as it does when the same outline comes as Markdown.
+    /// If that document does not hold every section apart (a body leaves a code block
+    /// open), bodies stay parsed on their own.
+    mutating func parseBodiesTogether(maxInputSize: Int) {
+        guard blocks == nil, Self.mayDefineLinks(body) || nodes.contains(where: Self.mayDefineLinks) else { return }
+        let context = WriteContext(options: ConversionOptions(), file: "", pageTitle: "", inputSize: 0)
+        let markdown = MarkdownEmitter().write(self, context: context).bytes
+        guard let together = try? MarkdownParser(maxInputSize: maxInputSize).parse(bytes: markdown, file: "").outline else { return }
+        var parsed: [BodyBlocks?] = []
+        together.forEachNode { parsed.append($0.blocks) }
+        var count = 0
+        forEachNode { _ in count += 1 }
+        guard parsed.count == count else { return }
+        blocks = together.blocks
+        var index = 0
+        mapNodes { node in
+            node.blocks = parsed[index]
+            index += 1
+        }
+    }
+
+    private static func mayDefineLinks(_ node: OutlineNode) -> Bool {
+        mayDefineLinks(node.body) || node.children.contains(where: mayDefineLinks)
+    }
+
+    /// Whether the text may hold a definition (`[label]: destination`): a cheap test that
+    /// lets most outlines skip the joint parse.
+    private static func mayDefineLinks(_ body: String) -> Bool {
+        body.contains("]:")
+    }
+}

@@ -1,0 +1,182 @@
+/// Writes an outline as Markdown (SPEC §5.4) that reads back to the same outline: front
+/// matter for the title and the outline's attributes, the preamble, then an ATX heading
+/// per node with pandoc attributes (`{#id .collapsed .class key="value"}`): the id only
+/// where reading the title back would give another, `.collapsed` on a collapsed node.
+/// Titles are escaped so that they read back as the same plain text. Two fallbacks:
+/// a node deeper than six levels is a `######` heading carrying `outline-depth="N"`, which
+/// the reader honours; a body line that would read as a heading is escaped with `\`
+/// (a warning), so that it stays body text.
+struct MarkdownEmitter: OutlineWriter {
+    let name = "markdown"
+    let extensions = ["md", "markdown"]
+    /// The attribute that carries a depth past six.
+    static let depthAttribute = "outline-depth"
+    /// Front-matter keys the reader takes for itself.
+    private static let reservedFrontMatter: Set<String> = ["title", "collapse-depth"]
+    /// Classes the reader takes as collapse markers.
+    private static let markerClasses: Set<String> = ["collapsed", "folded", "expanded", "open"]
+
+    func write(_ outline: Outline, context: WriteContext) -> (bytes: [UInt8], warnings: [Diagnostic]) {
+        var markdown = ByteBuffer(capacity: context.inputSize + 4096)
+        var warnings = WriterWarnings(file: context.file, format: "Markdown")
+        var frontMatter: [String] = []
+        if let title = outline.title { frontMatter.append("title: " + Self.yamlQuoted(title)) }
+        for key in outline.attributes.keys.sorted() {
+            if Self.reservedFrontMatter.contains(key) {
+                warnings.dropped(key, of: nil, because: "the front-matter key is the format's own")
+            } else if !Self.isFrontMatterKey(key) {
+                warnings.dropped(key, of: nil, because: "it cannot be a front-matter key")
+            } else {
+                frontMatter.append(key + ": " + Self.yamlQuoted(outline.attributes[key] ?? ""))
+            }
+        }
+        if !frontMatter.isEmpty { markdown.write("---\n" + frontMatter.joined(separator: "\n") + "\n---\n") }
+        if !outline.body.isEmpty { block(Self.escapingHeadingLines(outline.body, of: nil, warnings: &warnings), into: &markdown) }
+        write(outline.nodes, depth: 1, into: &markdown, warnings: &warnings)
+        return (markdown.bytes, warnings.list)
+    }
+
+    /// A block of lines, after a blank line unless it starts the file.
+    private func block(_ text: String, into markdown: inout ByteBuffer) {
+        if !markdown.bytes.isEmpty { markdown.write("\n" as StaticString) }
+        markdown.write(text)
+        markdown.write("\n" as StaticString)
+    }
+
+    private func write(_ nodes: [OutlineNode], depth: Int, into markdown: inout ByteBuffer, warnings: inout WriterWarnings) {
+        for node in nodes {
+            var heading = String(repeating: "#", count: min(depth, 6)) + " "
+            let title = Self.escapedTitle(node.title)
+            heading += title
+            let attributes = attributeBlock(node, depth: depth, warnings: &warnings)
+            // A title ending in `}` needs a block after it, or its end would read as one.
+            if !attributes.isEmpty || title.hasSuffix("}") { heading += " {" + attributes.joined(separator: " ") + "}" }
+            block(heading, into: &markdown)
+            if !node.body.isEmpty { block(Self.escapingHeadingLines(node.body, of: node, warnings: &warnings), into: &markdown) }
+            write(node.children, depth: depth + 1, into: &markdown, warnings: &warnings)
+        }
+    }
+
+    /// The pieces of the node's `{…}` block: id, classes, pairs (each readable by the reader).
+    private func attributeBlock(_ node: OutlineNode, depth: Int, warnings: inout WriterWarnings) -> [String] {
+        var pieces: [String] = []
+        if node.id != IdentifierAssigner.slug(node.title) {
+            if Self.isAttributeWord(node.id) {
+                pieces.append("#" + node.id)
+            } else {
+                warnings.add(Diagnostic(
+                    SourceLocation(file: warnings.file, line: node.line),
+                    "the id '\(Quote.snippet(node.id))' of section '\(Quote.snippet(node.title))' cannot be written in Markdown; it will read back as '\(IdentifierAssigner.slug(node.title))'"))
+            }
+        }
+        if node.isCollapsed { pieces.append(".collapsed") }
+        for key in node.attributes.keys.sorted() {
+            let value = node.attributes[key] ?? ""
+            if key == "class" {
+                for name in value.split(separator: " ").map(String.init) {
+                    if Self.markerClasses.contains(name) || !Self.isAttributeWord(name) {
+                        warnings.dropped("class \(name)", of: node, because: "the reader would take it as something else")
+                    } else {
+                        pieces.append("." + name)
+                    }
+                }
+            } else if key == Self.depthAttribute || (key == "visibility" && value == "folded") {
+                warnings.dropped(key, of: node, because: "the reader takes it as a marker")
+            } else if !Self.isAttributeKey(key) {
+                warnings.dropped(key, of: node, because: "it is not a pandoc attribute name")
+            } else if value.contains(where: { $0 == "{" || $0 == "}" || $0.isNewline }) || (value.contains("\"") && value.contains("'")) {
+                warnings.dropped(key, of: node, because: "its value cannot be written in a heading's attributes")
+            } else {
+                pieces.append(key + (value.contains("\"") ? "='" + value + "'" : "=\"" + value + "\""))
+            }
+        }
+        if depth > 6 { pieces.append(Self.depthAttribute + "=\"\(depth)\"") }
+        return pieces
+    }
+
+    /// A word the attribute reader takes after `#` or `.`.
+    private static func isAttributeWord(_ word: String) -> Bool {
+        !word.isEmpty && !word.contains { $0.isWhitespace || "{}\"'=#".contains($0) }
+    }
+
+    private static func isAttributeKey(_ key: String) -> Bool {
+        !key.isEmpty && key.allSatisfy { $0.isLetter || $0.isNumber || "-_:".contains($0) }
+    }
+
+    /// A key the front-matter reader takes: no YAML punctuation first, no `: ` inside, one line.
+    private static func isFrontMatterKey(_ key: String) -> Bool {
+        guard let first = key.first, !"-?:,[]{}#&*!|>'\"%@` \t".contains(first), !key.hasSuffix(" "), !key.hasSuffix(":") else { return false }
+        return !key.contains(": ") && !key.contains(":\t") && !key.contains { $0.isNewline }
+    }
+
+    /// `"text"` with `\`, `"` and line breaks escaped (YAML double-quoted style).
+    static func yamlQuoted(_ text: String) -> String {
+        var result = "\""
+        for character in text {
+            switch character {
+            case "\\": result += "\\\\"
+            case "\"": result += "\\\""
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            default: result.append(character)
+            }
+        }
+        return result + "\""
+    }
+
+    /// A plain title as heading text that reads back as the same plain text: backslash,
+    /// emphasis, code, link, HTML and entity characters escaped, and a final `#` (which
+    /// would close the heading).
+    static func escapedTitle(_ title: String) -> String {
+        var result = ""
+        for character in title {
+            if "\\`*_[]<&".contains(character) { result.append("\\") }
+            result.append(character)
+        }
+        if result.hasSuffix("#") { result.insert("\\", at: result.index(before: result.endIndex)) }
+        return result
+    }
+
+    /// The body, with each line that would start a heading of its own (an ATX heading, or
+    /// a setext underline) escaped with `\`: a section cannot hold a heading.
+    static func escapingHeadingLines(_ body: String, of node: OutlineNode?, warnings: inout WriterWarnings) -> String {
+        guard body.contains("#") || body.contains("=") || body.contains("-") else { return body }
+        var lines = body.lines.map(String.init)
+        var escaped: [Int] = []
+        // Escaping one line can make another a heading (`\## x` joins the paragraph above it,
+        // which a following `===` then underlines): again until none is left.
+        while let line = firstHeadingLine(lines) {
+            let indent = lines[line].prefix { $0 == " " }.count
+            lines[line].insert("\\", at: lines[line].index(lines[line].startIndex, offsetBy: indent))
+            escaped.append(line + 1)
+        }
+        guard !escaped.isEmpty else { return body }
+        let owner = node.map { "section '\(Quote.snippet($0.title))'" } ?? "the preamble"
+        warnings.add(Diagnostic(
+            SourceLocation(file: warnings.file, line: node?.line ?? 0),
+            "in Markdown, line \(escaped.sorted().map(String.init).joined(separator: ", ")) of the body of \(owner) would be a heading; it is escaped with '\\' and stays text"))
+        return lines.joined(separator: "\n")
+    }
+
+    /// The index of the line that makes the first top-level heading in `lines`: an ATX
+    /// heading's line, or a setext heading's underline.
+    private static func firstHeadingLine(_ lines: [String]) -> Int? {
+        let document = CommonMarkDocument(parsing: lines.joined(separator: "\n"))
+        for index in 0..<document.blockCount {
+            guard let block = document.block(index), block.heading != nil else { continue }
+            let start = block.startLine - 1
+            guard start >= 0, start < lines.count else { return nil }
+            if lines[start].drop(while: { $0 == " " }).hasPrefix("#") { return start }
+            let end = min(block.endLine, lines.count)
+            return (start + 1..<end).first { isUnderline(lines[$0]) } ?? end - 1
+        }
+        return nil
+    }
+
+    private static func isUnderline(_ line: String) -> Bool {
+        let content = line.trimmed
+        guard let mark = content.first, mark == "=" || mark == "-" else { return false }
+        return content.allSatisfy { $0 == mark }
+    }
+}

@@ -1,0 +1,95 @@
+/// Writes an outline as OPML 2.0 (SPEC §3.4, §5.4). `<head>` holds the `<title>`, the
+/// `<expansionState>` (the pre-order indexes, from 0, of every expanded node that can
+/// collapse), the preamble as `<_note>`, and each outline attribute as an element of its
+/// name (`<ownerName>`, `<lang>`, …). Each node is an `<outline>` with `text` (the title;
+/// `&entity;`-like text and tag-like `<` escaped once more, since OPML readers take `text`
+/// as HTML), `id`, `_note` (the body) and its other attributes in name order.
+struct OPMLEmitter: OutlineWriter {
+    let name = "opml"
+    let extensions = ["opml"]
+    /// Names taken by the format itself.
+    private static let reservedHead: Set<String> = ["title", "expansionState", "_note"]
+    private static let reservedNode: Set<String> = ["text", "id", "_note"]
+
+    func write(_ outline: Outline, context: WriteContext) -> (bytes: [UInt8], warnings: [Diagnostic]) {
+        var xml = ByteBuffer(capacity: context.inputSize * 2 + 4096)
+        var warnings = WriterWarnings(file: context.file, format: "OPML")
+        var replaced = false
+        xml.write("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<opml version=\"2.0\">\n  <head>\n" as StaticString)
+        if let title = outline.title { replaced = element("title", title, into: &xml) || replaced }
+        var expanded: [String] = []
+        var index = 0
+        outline.forEachNode { node in
+            if node.isCollapsible && !node.isCollapsed { expanded.append(String(index)) }
+            index += 1
+        }
+        xml.write("    <expansionState>" + expanded.joined(separator: ",") + "</expansionState>\n")
+        if !outline.body.isEmpty { replaced = element("_note", outline.body, into: &xml) || replaced }
+        for key in outline.attributes.keys.sorted() {
+            if Self.reservedHead.contains(key) {
+                warnings.dropped(key, of: nil, because: "the name is the format's own")
+            } else if !XMLText.isName(key) {
+                warnings.dropped(key, of: nil, because: "it is not an XML name")
+            } else {
+                replaced = element(key, outline.attributes[key] ?? "", into: &xml) || replaced
+            }
+        }
+        if replaced { warnings.replacedControlCharacters(in: nil) }
+        xml.write("  </head>\n  <body>\n" as StaticString)
+        write(outline.nodes, indent: "    ", into: &xml, warnings: &warnings)
+        xml.write("  </body>\n</opml>\n" as StaticString)
+        return (xml.bytes, warnings.list)
+    }
+
+    private func element(_ name: String, _ text: String, into xml: inout ByteBuffer) -> Bool {
+        xml.write("    <" + name + ">")
+        let replaced = XMLText.append(text, attribute: false, to: &xml)
+        xml.write("</" + name + ">\n")
+        return replaced
+    }
+
+    private func write(_ nodes: [OutlineNode], indent: String, into xml: inout ByteBuffer, warnings: inout WriterWarnings) {
+        for node in nodes {
+            xml.write(indent + "<outline")
+            var replaced = XMLText.appendAttribute("text", Self.htmlEscaped(node.title), to: &xml)
+            replaced = XMLText.appendAttribute("id", node.id, to: &xml) || replaced
+            if !node.body.isEmpty { replaced = XMLText.appendAttribute("_note", node.body, to: &xml) || replaced }
+            for key in node.attributes.keys.sorted() {
+                if Self.reservedNode.contains(key) {
+                    warnings.dropped(key, of: node, because: "the name is the format's own")
+                } else if !XMLText.isName(key) {
+                    warnings.dropped(key, of: node, because: "it is not an XML name")
+                } else {
+                    replaced = XMLText.appendAttribute(key, node.attributes[key] ?? "", to: &xml) || replaced
+                }
+            }
+            if replaced { warnings.replacedControlCharacters(in: node) }
+            if node.children.isEmpty {
+                xml.write("/>\n" as StaticString)
+            } else {
+                xml.write(">\n" as StaticString)
+                write(node.children, indent: indent + "  ", into: &xml, warnings: &warnings)
+                xml.write(indent + "</outline>\n")
+            }
+        }
+    }
+
+    /// A plain title as OPML `text`, which readers take as HTML: only what would read as
+    /// markup is escaped (`&` starting an entity, `<` starting a tag), so `AT&T` stays.
+    static func htmlEscaped(_ title: String) -> String {
+        guard title.contains("&") || title.contains("<") else { return title }
+        let characters = Array(title)
+        var result = ""
+        for (index, character) in characters.enumerated() {
+            let next = index + 1 < characters.count ? characters[index + 1] : " "
+            if character == "&" && OPMLText.entityLength(characters[index...]) != nil {
+                result += "&amp;"
+            } else if character == "<" && OPMLText.startsTag(next) {
+                result += "&lt;"
+            } else {
+                result.append(character)
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,81 @@
+/// Text and names for the XML-based writers (XML sections, OPML, plist).
+enum XMLText {
+    /// Appends `text` escaped for XML: `&`, `<`, `>` always; in an attribute also `"` and
+    /// line breaks and tabs (as `&#10;`, `&#13;`, `&#9;`, which attribute-value
+    /// normalization would otherwise turn into spaces). A character XML 1.0 cannot hold at
+    /// all (a control character other than tab, LF and CR) becomes U+FFFD; the return
+    /// value says whether that happened.
+    @discardableResult
+    static func append(_ text: String, attribute: Bool, to xml: inout ByteBuffer) -> Bool {
+        var replaced = false
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "&"): xml.write("&amp;" as StaticString)
+            case UInt8(ascii: "<"): xml.write("&lt;" as StaticString)
+            case UInt8(ascii: ">"): xml.write("&gt;" as StaticString)
+            case UInt8(ascii: "\"") where attribute: xml.write("&quot;" as StaticString)
+            case 10 where attribute: xml.write("&#10;" as StaticString)
+            case 13 where attribute: xml.write("&#13;" as StaticString)
+            case 9 where attribute: xml.write("&#9;" as StaticString)
+            case 9, 10, 13: xml.append(byte)
+            case 0..<0x20:
+                xml.write("\u{FFFD}")
+                replaced = true
+            default: xml.append(byte)
+            }
+        }
+        return replaced
+    }
+
+    /// ` name="value"`.
+    static func appendAttribute(_ name: String, _ value: String, to xml: inout ByteBuffer) -> Bool {
+        xml.write(" " + name + "=\"")
+        let replaced = append(value, attribute: true, to: &xml)
+        xml.write("\"" as StaticString)
+        return replaced
+    }
+
+    /// Whether `name` can be an XML attribute or element name as written here: ASCII
+    /// letters, digits, `_`, `-` and `.`, starting with a letter or `_`, and not starting
+    /// with `xml` (reserved, and `xmlns` declares namespaces).
+    static func isName(_ name: String) -> Bool {
+        guard let first = name.utf8.first, first == UInt8(ascii: "_") || isLetter(first),
+              !name.lowercased().hasPrefix("xml")
+        else { return false }
+        return name.utf8.allSatisfy { isLetter($0) || ($0 >= 48 && $0 <= 57) || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") }
+    }
+
+    private static func isLetter(_ byte: UInt8) -> Bool {
+        (byte >= 65 && byte <= 90) || (byte >= 97 && byte <= 122)
+    }
+}
+
+/// The warnings of one write: what the format could not hold, each said once per node.
+struct WriterWarnings {
+    let file: String
+    let format: String
+    private(set) var list: [Diagnostic] = []
+
+    init(file: String, format: String) {
+        self.file = file
+        self.format = format
+    }
+
+    /// An attribute of the outline (node nil) or of a node that this format cannot hold.
+    mutating func dropped(_ key: String, of node: OutlineNode?, because reason: String) {
+        let owner = node.map { "section '\(Quote.snippet($0.title))'" } ?? "the outline"
+        list.append(Diagnostic(
+            SourceLocation(file: file, line: node?.line ?? 0),
+            "attribute '\(Quote.snippet(key))' of \(owner) is left out of the \(format) output: \(reason)"))
+    }
+
+    /// Characters no XML document can hold, replaced with U+FFFD.
+    mutating func replacedControlCharacters(in node: OutlineNode?) {
+        let owner = node.map { "section '\(Quote.snippet($0.title))'" } ?? "the outline"
+        list.append(Diagnostic(
+            SourceLocation(file: file, line: node?.line ?? 0),
+            "\(owner) holds control characters that \(format) cannot hold; they are written as U+FFFD"))
+    }
+
+    mutating func add(_ diagnostic: Diagnostic) { list.append(diagnostic) }
+}

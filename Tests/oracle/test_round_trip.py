@@ -1,0 +1,182 @@
+"""Round trips between every pair of outline formats (SPEC §5.4).
+
+For a source S and formats A, B: S → A → B → A gives A's bytes again, and the outline
+read from A → B (as JSON) is the outline read from A. A → B → C gives the bytes of A → C
+for html, text and json. Sources: the Examples, and seeded random outlines (unicode,
+`<&>"'`, empty and multi-paragraph bodies, explicit and duplicate ids, attributes, depth
+up to 10, body lines such as `# x`, `---`, `===`, `<!-- -->` and `{.collapsed}`). A
+failing generated case prints its seed; rerun one with ROUND_TRIP_SEED=N.
+"""
+import json
+import os
+import random
+import re
+
+import pytest
+
+from conftest import EXAMPLES, run
+
+FORMATS = {"markdown": "md", "xml": "xml", "plist": "plist", "opml": "opml", "json": "json"}
+RENDERED = {"html": "html", "text": "txt", "json": "json"}
+
+# The Markdown writer escapes a body line that would read as a heading (`\# x`, `\---`):
+# SPEC §5.4's one exception. Outlines that went through Markdown are compared with it undone.
+ESCAPE = re.compile(r"^( {0,3})\\(?=[#=-])", re.M)
+
+
+def convert(source, fmt, out_dir, name, *args):
+    """Converts `source` to `fmt`, written to out_dir/name.<ext>; returns (path, stderr)."""
+    target = out_dir / f"{name}.{FORMATS.get(fmt) or RENDERED[fmt]}"
+    result = run(source, "--to", fmt, "-o", target, *args)
+    return target, result.stderr
+
+
+def model(path):
+    return json.loads(run(path, "--to", "json").stdout)
+
+
+def unescaped(outline):
+    """The outline with the Markdown writer's heading escapes undone in every body."""
+    def fix(node):
+        return {**node, "body": ESCAPE.sub(r"\1", node["body"]), "children": [fix(c) for c in node["children"]]}
+    return {**outline, "body": ESCAPE.sub(r"\1", outline["body"]), "sections": [fix(n) for n in outline["sections"]]}
+
+
+def check_all_pairs(source, tmp_path, label):
+    firsts = {fmt: convert(source, fmt, tmp_path, f"first-{fmt}")[0] for fmt in FORMATS}
+    reference = model(firsts["json"])
+    for a, a_path in firsts.items():
+        a_model = model(a_path)
+        assert unescaped(a_model) == unescaped(reference), f"{label}: {a} reads back differently"
+        for b in FORMATS:
+            b_path, _ = convert(a_path, b, tmp_path, f"{a}-to-{b}")
+            b_model = model(b_path)
+            if b == "markdown" or a == "markdown":
+                assert unescaped(b_model) == unescaped(a_model), f"{label}: {a} → {b} changed the outline"
+            else:
+                assert b_model == a_model, f"{label}: {a} → {b} changed the outline"
+            back, _ = convert(b_path, a, tmp_path, f"{a}-to-{b}-to-{a}")
+            if b == "markdown" and a != "markdown":
+                assert unescaped(model(back)) == unescaped(a_model), f"{label}: {a} → {b} → {a} changed the outline"
+            else:
+                assert back.read_bytes() == a_path.read_bytes(), f"{label}: {a} → {b} → {a} changed the bytes"
+    # A → B → C gives the bytes of A → C for the rendered formats.
+    for a, a_path in firsts.items():
+        for c in RENDERED:
+            direct = run(a_path, "--to", c).stdout
+            for b in FORMATS:
+                if b == "markdown" and a != "markdown":
+                    continue  # bodies gain the escape there (SPEC §5.4's exception)
+                via = run(tmp_path / f"{a}-to-{b}.{FORMATS[b]}", "--to", c).stdout
+                assert via == direct, f"{label}: {a} → {b} → {c} differs from {a} → {c}"
+
+
+EXAMPLE_SOURCES = sorted(p for p in EXAMPLES.rglob("*.*") if p.suffix in (".md", ".plist", ".xml", ".opml", ".json"))
+
+
+@pytest.mark.parametrize("source", EXAMPLE_SOURCES, ids=lambda p: str(p.relative_to(EXAMPLES)))
+def test_examples_round_trip_between_every_pair(source, tmp_path):
+    check_all_pairs(source, tmp_path, source.name)
+
+
+# ---- Generated outlines -------------------------------------------------------------
+
+WORDS = ["Mac", "iPad", "Übersicht", "日本語", "naïve café", "a < b", "AT&T", 'say "hi"', "it's", "x > y",
+         "**bold**", "`code`", "[link]", "C#", "50%", "emoji 🎉", "tab", "{braces}", "a_b_c", "\\back"]
+BODY_LINES = ["Plain prose.", "# x", "---", "===", "<!-- a comment -->", "Ends with {.collapsed}",
+              "## not a heading {#id}", "* item", "1. first", "> quoted", "    indented code", "&amp; &lt;",
+              "<b>raw</b>", "Ünïcödé ✓", "line with trailing spaces  ", "[ref]: https://example.com", "Title\n---"]
+KEYS = ["role", "data-x", "lang", "kind", "created", "class"]
+VALUES = ["value", "two words", "<&>", 'say "hi"', "ünï", ""]
+
+
+def random_body(rng):
+    if rng.random() < 0.35:
+        return ""
+    paragraphs = []
+    for _ in range(rng.randint(1, 3)):
+        paragraphs.append("\n".join(rng.choice(BODY_LINES) for _ in range(rng.randint(1, 3))))
+    return "\n\n".join(paragraphs)
+
+
+def random_attributes(rng):
+    attributes = {}
+    for _ in range(rng.choice([0, 0, 1, 2])):
+        key = rng.choice(KEYS)
+        attributes[key] = " ".join(rng.sample(["a", "b", "wide", "x-1"], 2)) if key == "class" else rng.choice(VALUES)
+    return attributes
+
+
+def random_nodes(rng, depth, ids):
+    nodes = []
+    for _ in range(rng.randint(1, 3) if depth < 4 else rng.randint(0, 2)):
+        node = {"title": rng.choice(WORDS) + ("" if rng.random() < 0.5 else f" {rng.randint(1, 9)}"),
+                "body": random_body(rng), "children": []}
+        if rng.random() < 0.3:
+            node["id"] = rng.choice(ids)  # explicit, and sometimes the same as another's
+        if rng.random() < 0.4:
+            node["collapsed"] = rng.random() < 0.5
+        attributes = random_attributes(rng)
+        if attributes:
+            node["attributes"] = attributes
+        if depth < 10 and rng.random() < (0.6 if depth < 3 else 0.35):
+            node["children"] = random_nodes(rng, depth + 1, ids)
+        nodes.append(node)
+    return nodes
+
+
+def random_outline(seed):
+    rng = random.Random(seed)
+    outline = {"version": 1, "body": random_body(rng), "sections": random_nodes(rng, 1, ["one", "two", "x-y", "mac"])}
+    if rng.random() < 0.5:
+        # A chain down to depth 7–10, past Markdown's six heading levels.
+        chain = {"title": rng.choice(WORDS), "body": random_body(rng), "children": []}
+        for _ in range(rng.randint(6, 9)):
+            chain = {"title": rng.choice(WORDS), "body": random_body(rng), "children": [chain]}
+        outline["sections"].append(chain)
+    if rng.random() < 0.7:
+        outline["title"] = rng.choice(WORDS)
+    attributes = {k: v for k, v in random_attributes(rng).items() if k != "class"}
+    if attributes:
+        outline["attributes"] = attributes
+    return outline
+
+
+def deepest(nodes, depth=1):
+    return max((max(depth, deepest(n["children"], depth + 1)) for n in nodes), default=depth - 1)
+
+
+SEEDS = [int(os.environ["ROUND_TRIP_SEED"])] if "ROUND_TRIP_SEED" in os.environ else list(range(1, 13))
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_generated_outlines_round_trip_between_every_pair(seed, tmp_path):
+    source = tmp_path / "source.json"
+    source.write_text(json.dumps(random_outline(seed), ensure_ascii=False))
+    check_all_pairs(source, tmp_path, f"seed {seed} (rerun with ROUND_TRIP_SEED={seed})")
+
+
+def test_generated_outlines_cover_what_they_promise():
+    """The generator really makes deep trees, duplicate ids and heading-like body lines."""
+    outlines = [random_outline(seed) for seed in SEEDS]
+    assert max(deepest(o["sections"]) for o in outlines) >= 7
+    text = json.dumps(outlines, ensure_ascii=False)
+    for line in ["# x", "---", "===", "<!-- a comment -->", "{.collapsed}", "<&>", "日本語"]:
+        assert line in text
+
+
+def test_deep_nodes_and_heading_lines_use_the_documented_fallbacks(tmp_path):
+    source = tmp_path / "deep.json"
+    node = {"title": "Level 8", "body": "Title\n---\n\n# x", "children": []}
+    for level in range(7, 0, -1):
+        node = {"title": f"Level {level}", "body": "", "children": [node]}
+    source.write_text(json.dumps({"version": 1, "body": "", "sections": [node]}))
+    result = run(source, "--to", "markdown")
+    assert "###### Level 7 {outline-depth=\"7\"}" in result.stdout
+    assert "###### Level 8 {outline-depth=\"8\"}" in result.stdout
+    assert "Title\n\\---\n\n\\# x" in result.stdout
+    assert "would be a heading; it is escaped" in result.stderr
+    md = tmp_path / "deep.md"
+    md.write_text(result.stdout)
+    depths = [d for d, _ in __import__("conftest").preorder(model(md)["sections"])]
+    assert depths == list(range(1, 9))
