@@ -172,7 +172,36 @@ import Testing
         ("random.xml", (0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ ($0 >> 3) &* 31) }, "random.xml:1:"),
         ("cut.plist", Array("<?xml version=\"1.0\"?>\n<plist><array><dict><key>name</key><str".utf8), "cut.plist:2:"),
         ("cut.md", Array("# A\n\u{E9}".utf8).dropLast(), "cut.md:2:1: error: the file is not valid UTF-8"),
+        ("malformed.opml", Array("<opml version=\"2.0\"><body>\n<outline text=\"a\">\n</body></opml>".utf8),
+         "malformed.opml:3:8: error: Opening and ending tag mismatch: outline line 2 and body"),
+        ("notext.opml", Array("<opml version=\"2.0\">\n<body>\n  <outline _note=\"x\"/>\n</body></opml>".utf8),
+         "notext.opml:3:3: error: an <outline> needs a text attribute"),
+        ("nobody.opml", Array("<opml version=\"2.0\"><head/></opml>".utf8), "nobody.opml:1:1: error: an OPML file needs a <body>"),
+        ("xxe.opml", Array("<?xml version=\"1.0\"?>\n<!DOCTYPE opml [<!ENTITY x SYSTEM \"file:///etc/passwd\">]>\n<opml><body><outline text=\"&x;\"/></body></opml>".utf8),
+         "xxe.opml:2:55: error: entity declarations are not allowed (entity 'x')"),
+        ("laughs.opml", Array(("<?xml version=\"1.0\"?>\n<!DOCTYPE opml [\n <!ENTITY a \"aaaaaaaaaa\">\n"
+            + (1...9).map { " <!ENTITY a\($0) \"" + String(repeating: "&a\($0 == 1 ? "" : String($0 - 1));", count: 10) + "\">\n" }.joined()
+            + "]>\n<opml><body><outline text=\"&a9;\"/></body></opml>\n").utf8),
+         "laughs.opml:3:25: error: entity declarations are not allowed (entity 'a')"),
+        ("deep.opml", Array(("<opml><body>" + String(repeating: "<outline text=\"d\">", count: 100_000) + String(repeating: "</outline>", count: 100_000) + "</body></opml>").utf8),
+         "deep.opml:1:"),
+        ("version.json", Array("{\"version\": 2,\n \"body\": \"\", \"sections\": []}".utf8),
+         "version.json:1:13: error: version: only version 1 is known, found 2"),
+        ("type.json", Array("{\"version\": 1, \"body\": \"\", \"sections\": [\n  {\"title\": \"A\", \"children\": [{\"title\": \"B\", \"collapsed\": \"yes\"}]}]}".utf8),
+         "type.json:2:59: error: sections[0].children[0].collapsed: expected a boolean, found a string"),
+        ("syntax.json", Array("{\"version\": 1,\n \"sections\": [,]}".utf8), "syntax.json:2:15: error: unexpected ','; a value was expected"),
+        ("deep.json", Array(("{\"version\": 1, \"sections\": " + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "}").utf8),
+         "deep.json:1:"),
+        ("cut.json", Array("{\"version\": 1, \"sections\": [{\"title\": \"A".utf8), "cut.json:1:39: error: unterminated string"),
+        ("truncated.plist", Array(Self.binaryPlist.prefix(Self.binaryPlist.count - 20)), "truncated.plist: error: not a valid binary plist"),
+        ("bad.plist", Array("{\n  title = \"T\";\n  sections = ( { name = A } );\n}".utf8),
+         "bad.plist:3:27: error: ';' was expected after the value of 'name'"),
+        ("openstep.plist", Array("( { name = A; collapsed = maybe; } )".utf8),
+         "openstep.plist:1:27: error: sections[0].collapsed: expected YES or NO, found 'maybe'"),
     ]
+
+    /// The binary form of the example plist (made by Python's plistlib).
+    static let binaryPlist = (try? Data(contentsOf: Support.root.appending(path: "Tests/fixtures/products-binary.plist"))) ?? Data()
 
     @Test(arguments: cases.indices)
     func badInputFailsWithALocatedErrorAndWritesNothing(index: Int) throws {

@@ -17,7 +17,8 @@ import Testing
     @Test(arguments: cases)
     func aKeptCrashConvertsOrFailsWithALocatedError(path: String) throws {
         let bytes = Array(try Data(contentsOf: Self.folder.appending(path: path)))
-        let from: InputFormat = path.hasPrefix("FuzzPlist/") ? .plist : path.hasPrefix("FuzzXML/") ? .xml : .markdown
+        let target = String(path.prefix { $0 != "/" })
+        let from: InputFormat = ["FuzzPlist": .plist, "FuzzXML": .xml, "FuzzOPML": .opml, "FuzzJSON": .json][target] ?? .markdown
         for output in OutputFormat.all {
             var options = ConversionOptions()
             options.from = from
@@ -25,9 +26,30 @@ import Testing
             do {
                 _ = try Converter(options: options).convert(bytes, file: path)
             } catch let error as ConversionError {
-                #expect(error.location.line > 0 && error.location.column > 0, "\(error)")
+                // (Binary plists have no lines: their errors name the file and the byte.)
+                #expect(error.location.line > 0 && error.location.column > 0 || bytes.starts(with: Array("bplist00".utf8)), "\(error)")
                 #expect(!error.description.contains("\n"), "\(error)")
             }
+        }
+    }
+
+    /// What the round-trip target found: each writer's output (written without a warning)
+    /// reads back to the same outline, and Markdown written twice is the same.
+    @Test(arguments: cases.filter { $0.hasPrefix("FuzzRoundTrip/") })
+    func aKeptRoundTripFailureRoundTrips(path: String) throws {
+        let bytes = Array(try Data(contentsOf: Self.folder.appending(path: path)))
+        func convert(_ input: [UInt8], from: InputFormat, to: OutputFormat) throws -> Conversion {
+            var options = ConversionOptions()
+            options.from = from
+            options.to = to
+            return try Converter(options: options).convert(input, file: path)
+        }
+        guard let json = try? convert(bytes, from: .markdown, to: .json) else { return }
+        for (writer, reader) in [(OutputFormat.json, InputFormat.json), (.xml, .xml), (.opml, .opml), (.plist, .plist), (.markdown, .markdown)] {
+            let written = try convert(bytes, from: .markdown, to: writer)
+            guard written.warnings.isEmpty else { continue }
+            let back = try convert(written.bytes, from: reader, to: writer == .markdown ? .markdown : .json)
+            #expect(back.bytes == (writer == .markdown ? written.bytes : json.bytes), "\(writer)")
         }
     }
 }

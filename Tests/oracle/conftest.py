@@ -65,16 +65,24 @@ def fragment_bodies(html):
 
 
 def body_normalized(text):
-    """outline-render's rule for plist/XML text: LF endings, common indentation removed,
-    no leading or trailing blank lines."""
+    """outline-render's rule for text from plist, XML, OPML and JSON: LF endings and no
+    leading or trailing blank lines; text that starts on a new line (pretty-printed XML)
+    also loses the indentation common to its lines."""
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    content = [l for l in lines if l.strip(" \t\n")]
-    if not content:
+    blank = [not l.strip(" \t") for l in lines]
+    if all(blank):
         return ""
-    indent = min(len(l) - len(l.lstrip(" \t")) for l in content)
-    first = next(i for i, l in enumerate(lines) if l.strip(" \t\n"))
-    last = max(i for i, l in enumerate(lines) if l.strip(" \t\n"))
-    return "\n".join("" if not l.strip(" \t\n") else l[indent:] for l in lines[first:last + 1])
+    first = blank.index(False)
+    last = len(lines) - 1 - blank[::-1].index(False)
+    if first == 0:
+        return "\n".join(lines[:last + 1])
+    indent = min(len(l) - len(l.lstrip(" \t")) for l, b in zip(lines, blank) if not b)
+    return "\n".join("" if b else l[indent:] for l, b in zip(lines[first:last + 1], blank[first:last + 1]))
+
+
+def title_normalized(text):
+    """outline-render's rule for titles: runs of spaces, tabs and line breaks made one space, trimmed."""
+    return " ".join(t for t in re.split(r"[ \t\r\n]+", text) if t)
 
 
 @pytest.fixture

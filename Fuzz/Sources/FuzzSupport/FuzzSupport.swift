@@ -16,10 +16,35 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int, from: InputFormat, t
             // document that is only front matter, is rightly nothing (cmark's too).
             precondition(output != .json || !conversion.bytes.isEmpty, "empty JSON")
         } catch let error as ConversionError {
-            precondition(error.location.line > 0 && error.location.column > 0, "unlocated error: \(error)")
+            // (Binary plists have no lines: their errors name the file and the byte.)
+            precondition(
+                error.location.line > 0 && error.location.column > 0 || bytes.starts(with: Array("bplist00".utf8)),
+                "unlocated error: \(error)")
             precondition(!error.description.contains("\n"), "error over several lines: \(error)")
         } catch {
             preconditionFailure("untyped error: \(error)")
         }
+    }
+}
+
+/// Reads fuzzer input as Markdown and writes it in every round-trip format; whatever a
+/// writer wrote without a warning must read back to the same outline (the same JSON), and
+/// Markdown written twice must be the same bytes.
+public func fuzzRoundTrip(_ data: UnsafePointer<UInt8>, _ size: Int) {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    func convert(_ input: [UInt8], from: InputFormat, to: OutputFormat) -> Conversion? {
+        var options = ConversionOptions()
+        options.from = from
+        options.to = to
+        return try? Converter(options: options).convert(input, file: "fuzz")
+    }
+    guard let json = convert(bytes, from: .markdown, to: .json) else { return }
+    for (writer, reader) in [(OutputFormat.json, InputFormat.json), (.xml, .xml), (.opml, .opml), (.plist, .plist), (.markdown, .markdown)] {
+        guard let written = convert(bytes, from: .markdown, to: writer), written.warnings.isEmpty else { continue }
+        guard let back = convert(written.bytes, from: reader, to: writer == .markdown ? .markdown : .json) else {
+            preconditionFailure("\(writer) output does not read back")
+        }
+        let expected = writer == .markdown ? written.bytes : json.bytes
+        precondition(back.bytes == expected, "\(writer) does not round-trip")
     }
 }

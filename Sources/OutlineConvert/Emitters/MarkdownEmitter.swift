@@ -30,6 +30,9 @@ struct MarkdownEmitter: OutlineWriter {
                 frontMatter.append(key + ": " + Self.yamlQuoted(outline.attributes[key] ?? ""))
             }
         }
+        // A preamble that starts with `---` could read back as front matter: an empty one
+        // (`{}`, YAML's empty mapping) goes first then.
+        if frontMatter.isEmpty && outline.body.lines.first?.trimmingTrailingSpaces == "---" { frontMatter = ["{}"] }
         if !frontMatter.isEmpty { markdown.write("---\n" + frontMatter.joined(separator: "\n") + "\n---\n") }
         if !outline.body.isEmpty { block(Self.escapingHeadingLines(outline.body, of: nil, warnings: &warnings), into: &markdown) }
         write(outline.nodes, depth: 1, into: &markdown, warnings: &warnings)

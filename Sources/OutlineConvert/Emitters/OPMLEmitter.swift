@@ -3,7 +3,8 @@
 /// collapse), the preamble as `<_note>`, and each outline attribute as an element of its
 /// name (`<ownerName>`, `<lang>`, …). Each node is an `<outline>` with `text` (the title;
 /// `&entity;`-like text and tag-like `<` escaped once more, since OPML readers take `text`
-/// as HTML), `id`, `_note` (the body) and its other attributes in name order.
+/// as HTML), `id` (only where reading the title back would give another, as in Markdown),
+/// `_note` (the body) and its other attributes in name order.
 struct OPMLEmitter: OutlineWriter {
     let name = "opml"
     let extensions = ["opml"]
@@ -52,7 +53,8 @@ struct OPMLEmitter: OutlineWriter {
         for node in nodes {
             xml.write(indent + "<outline")
             var replaced = XMLText.appendAttribute("text", Self.htmlEscaped(node.title), to: &xml)
-            replaced = XMLText.appendAttribute("id", node.id, to: &xml) || replaced
+            // As outliners write it: an id only where reading the title back would give another.
+            if node.id != IdentifierAssigner.slug(node.title) { replaced = XMLText.appendAttribute("id", node.id, to: &xml) || replaced }
             if !node.body.isEmpty { replaced = XMLText.appendAttribute("_note", node.body, to: &xml) || replaced }
             for key in node.attributes.keys.sorted() {
                 if Self.reservedNode.contains(key) {

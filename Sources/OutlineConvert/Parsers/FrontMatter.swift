@@ -2,7 +2,8 @@
 /// when its content is a YAML mapping (SPEC §3.1): top-level `key: value` lines, with
 /// indented or `- ` continuation lines, comments and blank lines. Anything else (`---`,
 /// `Foo`, `---` is a rule and a setext heading; `---` `---` two rules) is Markdown, and the
-/// block is left to cmark. Only top-level pairs are read; a nested value is kept as text.
+/// block is left to cmark. `{}` alone is YAML's empty mapping: front matter without keys,
+/// as pandoc reads it too. Only top-level pairs are read; a nested value is kept as text.
 struct FrontMatter {
     /// How many lines the block takes, delimiters included (0 when there is none).
     private(set) var lineCount = 0
@@ -28,7 +29,13 @@ struct FrontMatter {
     /// nor blank; or no key at all.
     private static func mapping(_ lines: ArraySlice<Substring>) -> [((name: String, line: Int), [Substring])]? {
         var pairs: [((name: String, line: Int), [Substring])] = []
+        var emptyMapping = false
         for (index, line) in zip(lines.indices, lines) {
+            if line.trimmingTrailingSpaces == "{}" && pairs.isEmpty && !emptyMapping {
+                emptyMapping = true  // YAML's empty mapping, as the Markdown writer uses it
+                continue
+            }
+            if emptyMapping && !line.hasPrefix("#") && !line.trimmingTrailingSpaces.isEmpty { return nil }
             let continues = line.first == " " || line.first == "\t" || line.first == "-" || line.trimmingTrailingSpaces.isEmpty
             if continues && !pairs.isEmpty {
                 pairs[pairs.count - 1].1.append(line)  // part of a nested value
@@ -40,7 +47,7 @@ struct FrontMatter {
                 return nil
             }
         }
-        return pairs.isEmpty ? nil : pairs
+        return emptyMapping ? [] : pairs.isEmpty ? nil : pairs
     }
 
     /// Where a `key:` ends: a colon followed by white space or the end of the line, after

@@ -1,0 +1,249 @@
+"""The OPML, JSON, binary and OpenStep readers and the markdown/xml/opml/plist writers,
+each checked against an independent reader: xml.etree (OPML, XML), plistlib (plists),
+cmark (Markdown) and the JSON Schema (JSON)."""
+import html
+import json
+import plistlib
+import random
+import re
+import subprocess
+import xml.etree.ElementTree as ET
+
+import jsonschema
+import pytest
+
+from conftest import EXAMPLES, NS, ROOT, body_normalized, preorder, run, title_normalized, to_json
+
+FIXTURES = ROOT / "Tests" / "fixtures"
+SCHEMA = json.loads((ROOT / "Schemas" / "outline.schema.json").read_text())
+
+
+def shape(nodes):
+    """What every format keeps of the nodes: titles, ids, state, bodies, attributes, nesting."""
+    return [(n["title"], n["id"], n["collapsed"], n["body"], n.get("attributes", {}), shape(n["children"])) for n in nodes]
+
+
+# ---- OPML, read: the oracle is xml.etree plus SPEC §3.4's expansionState rule ----------
+
+OMNIOUTLINER = """<?xml version="1.0" encoding="UTF-8" standalone="no"?>
+<opml version="2.0">
+  <head>
+    <title>Trip &amp; plans</title>
+    <expansionState>0,2,5</expansionState>
+    <ownerName>Ada</ownerName>
+    <dateModified>Mon, 30 Nov 2026 10:00:00 GMT</dateModified>
+  </head>
+  <body>
+    <outline text="Before &lt;b&gt;leaving&lt;/b&gt;" _note="Pack light.&#10;&#10;- passport&#10;- charger" created="2026-11-01">
+      <outline text="Book &amp;amp; pay" type="task" _status="checked"/>
+      <outline text="Tickets">
+        <outline text="Train &#233;tape" _note="Seat 42"/>
+      </outline>
+    </outline>
+    <outline text="On the way" type="link" url="https://example.org/map">
+      <outline text="Stops" id="stops">
+        <outline text="Lyon"/>
+        <outline text="   "/>
+      </outline>
+    </outline>
+  </body>
+</opml>
+"""
+
+OPML_1 = """<?xml version="1.0"?>
+<opml version="1.0">
+  <head><title>Old</title></head>
+  <body>
+    <outline text="One" _note="first">
+      <outline text="Two"/>
+    </outline>
+  </body>
+</opml>
+"""
+
+
+def opml_oracle(text):
+    """The outline the OPML implies, read with xml.etree and the rule applied here."""
+    root = ET.fromstring(text.encode())
+    head, body = root.find("head"), root.find("body")
+    listed = None
+    state = head.find("expansionState") if head is not None else None
+    if state is not None:
+        listed = {int(i) for i in (state.text or "").split(",") if i.strip()}
+    counter = iter(range(10**9))
+
+    def node(element):
+        index = next(counter)
+        plain = html.unescape(re.sub(r"<[A-Za-z/!?][^>]*>", "", element.get("text")))
+        title = title_normalized(plain) or "Untitled"
+        result = {"title": title, "body": body_normalized(element.get("_note", "")),
+                  "attributes": {k: v for k, v in element.attrib.items() if k not in ("text", "_note", "id")}}
+        result["children"] = [node(child) for child in element.findall("outline")]
+        collapsible = bool(result["body"] or result["children"])
+        result["collapsed"] = collapsible and listed is not None and index not in listed
+        if element.get("id"):
+            result["id"] = element.get("id")
+        return result
+
+    nodes = [node(e) for e in body.findall("outline")]
+    extra = {e.tag: e.text or "" for e in head if e.tag not in ("title", "expansionState", "_note")} if head is not None else {}
+    return (head.findtext("title") if head is not None else None), extra, nodes
+
+
+def strip(nodes):
+    out = []
+    for n in nodes:
+        out.append({k: n[k] for k in ("title", "body", "collapsed")} | {"attributes": n.get("attributes", {}), "children": strip(n["children"])})
+    return out
+
+
+@pytest.mark.parametrize("name,text", [("omnioutliner.opml", OMNIOUTLINER), ("old.opml", OPML_1),
+                                       ("products.opml", (EXAMPLES / "opml" / "products.opml").read_text())])
+def test_opml_reads_as_xml_etree_and_the_expansion_rule_say(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(text)
+    title, attributes, nodes = opml_oracle(text)
+    got = to_json(path)
+    assert got.get("title") == title
+    assert got.get("attributes", {}) == attributes
+    assert strip(got["sections"]) == strip(nodes)
+    for (_, mine), (_, theirs) in zip(preorder(got["sections"]), preorder(nodes)):
+        if "id" in theirs:
+            assert mine["id"] == theirs["id"]
+
+
+def test_opml_without_expansion_state_leaves_collapse_to_the_options(tmp_path):
+    path = tmp_path / "old.opml"
+    path.write_text(OPML_1)
+    assert [n["collapsed"] for _, n in preorder(to_json(path)["sections"])] == [False, False]
+    assert [n["collapsed"] for _, n in preorder(to_json(path, "--collapse-depth", "1")["sections"])] == [True, False]
+
+
+# ---- Plists: binary ones made by plistlib, OpenStep written by hand --------------------
+
+def test_binary_and_openstep_fixtures_read_like_the_xml_plist():
+    xml = to_json(EXAMPLES / "plist" / "products.plist")
+    assert to_json(FIXTURES / "products-binary.plist") == xml
+    assert to_json(FIXTURES / "products-openstep.plist") == xml
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_generated_binary_plists_read_like_their_xml_form(tmp_path, seed):
+    from test_plistlib_oracle import section
+    rng = random.Random(seed)
+    root = {"title": f"T{seed}", "sections": [section(rng, rng.randint(0, 3)) for _ in range(rng.randint(1, 4))]}
+    binary, xml = tmp_path / "b.plist", tmp_path / "x.plist"
+    binary.write_bytes(plistlib.dumps(root, fmt=plistlib.FMT_BINARY))
+    xml.write_bytes(plistlib.dumps(root, fmt=plistlib.FMT_XML))
+    assert plistlib.loads(binary.read_bytes()) == root  # the oracle agrees the bytes mean this
+    assert to_json(binary) == to_json(xml)
+
+
+# ---- Writers, each read back by an independent parser ----------------------------------
+
+SOURCES = [EXAMPLES / "products.md", EXAMPLES / "people.md", FIXTURES / "writers.json"]
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.name)
+def test_plist_writer_output_loads_in_plistlib(source):
+    outline = to_json(source)
+    data = plistlib.loads(run(source, "--to", "plist").stdout.encode())
+
+    def node(value):
+        return {"title": value["title"], "id": value["id"], "collapsed": value["collapsed"], "body": value.get("detail", ""),
+                **({"attributes": value["attributes"]} if "attributes" in value else {}),
+                "children": [node(v) for v in value.get("items", [])]}
+    assert data.get("title") == outline.get("title")
+    assert data.get("detail", "") == outline["body"]
+    assert data.get("attributes", {}) == outline.get("attributes", {})
+    assert shape([node(v) for v in data["sections"]]) == shape(outline["sections"])
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.name)
+def test_xml_writer_output_parses_in_xml_etree(source):
+    outline = to_json(source)
+    root = ET.fromstring(run(source, "--to", "xml").stdout.encode())
+    assert root.tag == "outline" and root.get("title") == outline.get("title")
+    assert {k: v for k, v in root.attrib.items() if k != "title"} == outline.get("attributes", {})
+
+    def node(element):
+        children = [e for e in element if e.tag in ("section", "item")]
+        detail = element.find("detail")
+        body = (detail.text or "") if element.tag == "section" and detail is not None else (element.text or "") if element.tag == "item" else ""
+        assert element.tag == ("section" if children else "item")
+        attributes = {k: v for k, v in element.attrib.items() if k not in ("title", "id", "collapsed")}
+        return {"title": element.get("title"), "id": element.get("id"), "collapsed": element.get("collapsed") == "true",
+                "body": body, **({"attributes": attributes} if attributes else {}), "children": [node(c) for c in children]}
+    preamble = root.find("detail")
+    assert (preamble.text if preamble is not None else "") == outline["body"]
+    assert shape([node(e) for e in root if e.tag in ("section", "item")]) == shape(outline["sections"])
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.name)
+def test_opml_writer_output_parses_in_xml_etree_with_the_expansion_rule(source, tmp_path):
+    outline = to_json(source)
+    text = run(source, "--to", "opml").stdout
+    title, attributes, nodes = opml_oracle(text)
+    assert title == outline.get("title")
+    assert attributes == outline.get("attributes", {})
+    root = ET.fromstring(text.encode())
+    assert (root.find("head").findtext("_note") or "") == outline["body"]
+    assert strip(nodes) == strip(outline["sections"])
+    # An id is written where reading the title back would give another (as in Markdown).
+    written = [n.get("id") for _, n in preorder(nodes)]
+    assert any(written) == any(n["id"] != n["title"].lower().replace(" ", "-") for _, n in preorder(outline["sections"]))
+    for mine, (_, source) in zip(written, preorder(outline["sections"])):
+        assert mine is None or mine == source["id"]
+
+
+def cmark_outline(markdown):
+    """Headings (depth, title) and front matter as cmark and a YAML-minded reader see them."""
+    front = {}
+    if markdown.startswith("---\n"):
+        block, markdown = markdown[4:].split("\n---\n", 1)
+        for line in block.splitlines():
+            key, value = line.split(": ", 1)
+            front[key] = json.loads(value)  # our front matter values are JSON-compatible strings
+    xml = subprocess.run(["cmark", "-t", "xml"], input=markdown, capture_output=True, text=True, check=True).stdout
+    headings = []
+    for child in ET.fromstring(xml):
+        if child.tag != NS + "heading":
+            continue
+        text = "".join(e.text or "" for e in child.iter() if e.tag in (NS + "text", NS + "code"))
+        attributes = re.search(r"\s*\{([^{}]*)\}$", text)
+        title = text[:attributes.start()] if attributes else text
+        depth = int(child.get("level"))
+        if attributes and (deeper := re.search(r'outline-depth="(\d+)"', attributes.group(1))):
+            depth = int(deeper.group(1))
+        collapsed = bool(attributes and re.search(r"(^|\s)\.collapsed(\s|$)", attributes.group(1)))
+        headings.append((depth, title, collapsed))
+    return front, headings
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.name)
+def test_markdown_writer_output_reads_in_cmark(source):
+    outline = to_json(source)
+    front, headings = cmark_outline(run(source, "--to", "markdown").stdout)
+    assert front.get("title") == outline.get("title")
+    assert {k: v for k, v in front.items() if k != "title"} == outline.get("attributes", {})
+    assert headings == [(d, n["title"], n["collapsed"]) for d, n in preorder(outline["sections"])]
+
+
+def test_writer_fixture_exercises_what_it_should():
+    outline = json.loads((FIXTURES / "writers.json").read_text())
+    depths = [d for d, _ in preorder(outline["sections"])]
+    assert max(depths) >= 8
+    text = json.dumps(outline)
+    for piece in ["<&>", "attributes", "\\n", "{braces}", "# ", "collapsed\": true"]:
+        assert piece in text
+
+
+# ---- JSON: what the writer makes validates; the reader takes it back byte for byte -------
+
+@pytest.mark.parametrize("source", sorted(p for p in EXAMPLES.rglob("*.*")) + [FIXTURES / "writers.json"], ids=lambda p: p.name)
+def test_json_reads_back_to_the_same_bytes_in_every_format(source, tmp_path):
+    json_path = tmp_path / "outline.json"
+    json_path.write_text(run(source, "--to", "json").stdout)
+    jsonschema.Draft202012Validator(SCHEMA).validate(json.loads(json_path.read_text()))
+    for fmt in ("html", "text", "json", "markdown", "xml", "opml", "plist"):
+        assert run(json_path, "--to", fmt).stdout == run(source, "--to", fmt).stdout, fmt
