@@ -2,7 +2,7 @@
 
 For a source S and formats A, B: S → A → B → A gives A's bytes again, and the outline
 read from A → B (as JSON) is the outline read from A. A → B → C gives the bytes of A → C
-for html, text and json. Sources: the Examples, and seeded random outlines (unicode,
+for html, text and json. Sources: the Examples, the test fixtures, and seeded random outlines (unicode,
 `<&>"'`, empty and multi-paragraph bodies, explicit and duplicate ids, attributes, depth
 up to 10, body lines such as `# x`, `---`, `===`, `<!-- -->` and `{.collapsed}`). A
 failing generated case prints its seed; rerun one with ROUND_TRIP_SEED=N.
@@ -71,10 +71,11 @@ def check_all_pairs(source, tmp_path, label):
                 assert via == direct, f"{label}: {a} → {b} → {c} differs from {a} → {c}"
 
 
-EXAMPLE_SOURCES = sorted(p for p in EXAMPLES.rglob("*.*") if p.suffix in (".md", ".plist", ".xml", ".opml", ".json"))
+FIXTURES = EXAMPLES.parent / "Tests" / "fixtures"
+EXAMPLE_SOURCES = sorted(p for folder in (EXAMPLES, FIXTURES) for p in folder.rglob("*.*") if p.suffix in (".md", ".plist", ".xml", ".opml", ".json"))
 
 
-@pytest.mark.parametrize("source", EXAMPLE_SOURCES, ids=lambda p: str(p.relative_to(EXAMPLES)))
+@pytest.mark.parametrize("source", EXAMPLE_SOURCES, ids=lambda p: p.name)
 def test_examples_round_trip_between_every_pair(source, tmp_path):
     check_all_pairs(source, tmp_path, source.name)
 

@@ -36,6 +36,8 @@ struct MarkdownEmitter: OutlineWriter {
         if !frontMatter.isEmpty { markdown.write("---\n" + frontMatter.joined(separator: "\n") + "\n---\n") }
         if !outline.body.isEmpty { block(Self.escapingHeadingLines(outline.body, of: nil, warnings: &warnings), into: &markdown) }
         write(outline.nodes, depth: 1, into: &markdown, warnings: &warnings)
+        // An empty outline is one empty line: an empty file would be refused as input.
+        if markdown.bytes.isEmpty { markdown.write("\n" as StaticString) }
         return (markdown.bytes, warnings.list)
     }
 
@@ -146,35 +148,65 @@ struct MarkdownEmitter: OutlineWriter {
     static func escapingHeadingLines(_ body: String, of node: OutlineNode?, warnings: inout WriterWarnings) -> String {
         guard body.contains("#") || body.contains("=") || body.contains("-") else { return body }
         var lines = body.lines.map(String.init)
-        var escaped: [Int] = []
-        // Escaping one line can make another a heading (`\## x` joins the paragraph above it,
-        // which a following `===` then underlines): again until none is left.
-        while let line = firstHeadingLine(lines) {
+        var escaped: Set<Int> = []
+        func escape(_ line: Int) {
+            guard !escaped.contains(line + 1) else { return }
             let indent = lines[line].prefix { $0 == " " }.count
             lines[line].insert("\\", at: lines[line].index(lines[line].startIndex, offsetBy: indent))
-            escaped.append(line + 1)
+            escaped.insert(line + 1)
+        }
+        // Escaping a line can make another a heading (`\## x` joins the paragraph above it,
+        // which a following `===` then underlines): parse again until none is left. Past a
+        // few rounds (only a contrived body gets there), every line that could take part
+        // in a heading is escaped at once.
+        for round in 1... {
+            let found = headingLines(lines)
+            if found.isEmpty { break }
+            if round > 4 {
+                for line in lines.indices where isUnderline(lines[line]) || isATXStart(lines[line]) {
+                    escape(line)
+                }
+                break
+            }
+            found.forEach(escape)
         }
         guard !escaped.isEmpty else { return body }
         let owner = node.map { "section '\(Quote.snippet($0.title))'" } ?? "the preamble"
+        let numbers = escaped.sorted().prefix(10).map(String.init).joined(separator: ", ") + (escaped.count > 10 ? ", …" : "")
         warnings.add(Diagnostic(
             SourceLocation(file: warnings.file, line: node?.line ?? 0),
-            "in Markdown, line \(escaped.sorted().map(String.init).joined(separator: ", ")) of the body of \(owner) would be a heading; it is escaped with '\\' and stays text"))
+            "in Markdown, line \(numbers) of the body of \(owner) would be a heading; it is escaped with '\\' and stays text"))
         return lines.joined(separator: "\n")
     }
 
-    /// The index of the line that makes the first top-level heading in `lines`: an ATX
-    /// heading's line, or a setext heading's underline.
-    private static func firstHeadingLine(_ lines: [String]) -> Int? {
+    /// The indexes of the lines that make top-level headings in `lines`: each ATX
+    /// heading's line; each setext heading's underline, with the `=`/`-` lines right after
+    /// it (which would underline the paragraph once the first is escaped).
+    private static func headingLines(_ lines: [String]) -> [Int] {
         let document = CommonMarkDocument(parsing: lines.joined(separator: "\n"))
+        var found: [Int] = []
         for index in 0..<document.blockCount {
             guard let block = document.block(index), block.heading != nil else { continue }
             let start = block.startLine - 1
-            guard start >= 0, start < lines.count else { return nil }
-            if lines[start].drop(while: { $0 == " " }).hasPrefix("#") { return start }
+            guard start >= 0, start < lines.count else { continue }
+            if isATXStart(lines[start]) {
+                found.append(start)
+                continue
+            }
             let end = min(block.endLine, lines.count)
-            return (start + 1..<end).first { isUnderline(lines[$0]) } ?? end - 1
+            var line = (start + 1..<end).first { isUnderline(lines[$0]) } ?? end - 1
+            while line < lines.count && isUnderline(lines[line]) {
+                found.append(line)
+                line += 1
+            }
         }
-        return nil
+        return found
+    }
+
+    /// Up to three spaces, then `#`.
+    private static func isATXStart(_ line: String) -> Bool {
+        let indent = line.prefix { $0 == " " }.count
+        return indent < 4 && line.dropFirst(indent).hasPrefix("#")
     }
 
     private static func isUnderline(_ line: String) -> Bool {
