@@ -10,6 +10,8 @@ struct Arguments {
     var conversion = ConversionOptions()
     var toWasGiven = false
     var templatePath: String?
+    /// Options that only some writers use (`--ascii`, `--fragment`, …), as given.
+    var writerOptions: [String] = []
     var jobs: Int?
     var check = false
     var index = false
@@ -72,11 +74,11 @@ struct Arguments {
                 conversion.to = format
                 toWasGiven = true
             case "--title": conversion.title = try value()
-            case "--template": templatePath = try value()
-            case "--fragment": try flag(); conversion.html.fragment = true
-            case "--unsafe": try flag(); conversion.html.unsafe = true
-            case "--accordion": try flag(); conversion.html.accordion = true
-            case "--ascii": try flag(); conversion.ascii = true
+            case "--template": templatePath = try value(); writerOptions.append(name)
+            case "--fragment": try flag(); conversion.html.fragment = true; writerOptions.append(name)
+            case "--unsafe": try flag(); conversion.html.unsafe = true; writerOptions.append(name)
+            case "--accordion": try flag(); conversion.html.accordion = true; writerOptions.append(name)
+            case "--ascii": try flag(); conversion.ascii = true; writerOptions.append(name)
             case "--expand-all": try flag(); conversion.collapse.all = true
             case "--collapse-all": try flag(); conversion.collapse.all = false
             case "--expand": conversion.collapse.expand.insert(try value())

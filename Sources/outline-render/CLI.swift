@@ -36,6 +36,9 @@ struct CLI {
         }
         let reporter = Reporter(format: parsed.errorFormat, quiet: parsed.quiet, verbose: parsed.verbose)
         var options = parsed.conversion
+        for option in parsed.writerOptions where !options.to.optionNames.contains(option) && !parsed.quiet {
+            printError("outline-render: warning: '\(option)' has no effect on \(options.to) output")
+        }
         if let path = parsed.templatePath {
             do {
                 options.html.template = try PageTemplate(text: readText(path), path: path)

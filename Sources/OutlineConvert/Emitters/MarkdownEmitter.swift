@@ -55,7 +55,7 @@ struct MarkdownEmitter: OutlineWriter {
             heading += title
             let attributes = attributeBlock(node, depth: depth, warnings: &warnings)
             // A title ending in `}` needs a block after it, or its end would read as one.
-            if !attributes.isEmpty || title.hasSuffix("}") { heading += " {" + attributes.joined(separator: " ") + "}" }
+            if !attributes.isEmpty || title.hasSuffix("}") { heading += " {" + Self.escapedInline(attributes.joined(separator: " ")) + "}" }
             block(heading, into: &markdown)
             if !node.body.isEmpty { block(Self.escapingHeadingLines(node.body, of: node, warnings: &warnings), into: &markdown) }
             write(node.children, depth: depth + 1, into: &markdown, warnings: &warnings)
@@ -130,16 +130,23 @@ struct MarkdownEmitter: OutlineWriter {
         return result + "\""
     }
 
-    /// A plain title as heading text that reads back as the same plain text: backslash,
-    /// emphasis, code, link, HTML and entity characters escaped, and a final `#` (which
-    /// would close the heading).
+    /// A plain title as heading text that reads back as the same plain text: inline syntax
+    /// escaped, and a final `#` (which would close the heading).
     static func escapedTitle(_ title: String) -> String {
+        var result = escapedInline(title)
+        if result.hasSuffix("#") { result.insert("\\", at: result.index(before: result.endIndex)) }
+        return result
+    }
+
+    /// Text in a heading (its title or its `{…}` block) that cmark reads back as exactly
+    /// this text: backslash, emphasis, code, link, HTML and entity characters escaped.
+    static func escapedInline(_ text: String) -> String {
+        guard text.contains(where: { "\\`*_[]<&".contains($0) }) else { return text }
         var result = ""
-        for character in title {
+        for character in text {
             if "\\`*_[]<&".contains(character) { result.append("\\") }
             result.append(character)
         }
-        if result.hasSuffix("#") { result.insert("\\", at: result.index(before: result.endIndex)) }
         return result
     }
 
