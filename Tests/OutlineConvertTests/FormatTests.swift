@@ -134,3 +134,18 @@ import Testing
         }
     }
 }
+
+/// Writer options come from the writers: one given with another output is a warning.
+@Suite struct WriterOptionTests {
+    @Test func anOptionTheOutputIgnoresIsAWarning() throws {
+        let ignored = try Support.tool("-t", "markdown", "--ascii", "--fragment", input: "# A\n")
+        #expect(ignored.status == 0)
+        #expect(ignored.stderr.contains("warning: '--ascii' has no effect on markdown output"))
+        #expect(ignored.stderr.contains("warning: '--fragment' has no effect on markdown output"))
+        let used = try Support.tool("-t", "text", "--ascii", input: "# A\n")
+        #expect(used.stderr.isEmpty && used.stdout == "* A\n")
+        let help = try Support.tool("--help")
+        for format in OutputFormat.all { #expect(help.stdout.contains(format.name)) }
+        for format in InputFormat.all { #expect(help.stdout.contains(format.name)) }
+    }
+}

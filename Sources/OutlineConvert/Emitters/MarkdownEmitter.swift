@@ -21,15 +21,9 @@ struct MarkdownEmitter: OutlineWriter {
         var warnings = WriterWarnings(file: context.file, format: "Markdown")
         var frontMatter: [String] = []
         if let title = outline.title { frontMatter.append("title: " + Self.yamlQuoted(title)) }
-        for key in outline.attributes.keys.sorted() {
-            if Self.reservedFrontMatter.contains(key) {
-                warnings.dropped(key, of: nil, because: "the front-matter key is the format's own")
-            } else if !Self.isFrontMatterKey(key) {
-                warnings.dropped(key, of: nil, because: "it cannot be a front-matter key")
-            } else {
-                frontMatter.append(key + ": " + Self.yamlQuoted(outline.attributes[key] ?? ""))
-            }
-        }
+        let attributes = warnings.writable(
+            outline.attributes, of: nil, reserved: Self.reservedFrontMatter, isName: Self.isFrontMatterKey, what: "a front-matter key")
+        frontMatter += attributes.map { $0.name + ": " + Self.yamlQuoted($0.value) }
         // A preamble that starts with `---` could read back as front matter: an empty one
         // (`{}`, YAML's empty mapping) goes first then.
         if frontMatter.isEmpty && outline.body.lines.first?.trimmingTrailingSpaces == "---" { frontMatter = ["{}"] }

@@ -26,14 +26,8 @@ struct OPMLEmitter: OutlineWriter {
         }
         xml.write("    <expansionState>" + expanded.joined(separator: ",") + "</expansionState>\n")
         if !outline.body.isEmpty { replaced = element("_note", outline.body, into: &xml) || replaced }
-        for key in outline.attributes.keys.sorted() {
-            if Self.reservedHead.contains(key) {
-                warnings.dropped(key, of: nil, because: "the name is the format's own")
-            } else if !XMLText.isName(key) {
-                warnings.dropped(key, of: nil, because: "it is not an XML name")
-            } else {
-                replaced = element(key, outline.attributes[key] ?? "", into: &xml) || replaced
-            }
+        for (name, value) in warnings.writable(outline.attributes, of: nil, reserved: Self.reservedHead, isName: XMLText.isName, what: "an XML name") {
+            replaced = element(name, value, into: &xml) || replaced
         }
         if replaced { warnings.replacedControlCharacters(in: nil) }
         xml.write("  </head>\n  <body>\n" as StaticString)
@@ -56,14 +50,8 @@ struct OPMLEmitter: OutlineWriter {
             // As outliners write it: an id only where reading the title back would give another.
             if node.id != IdentifierAssigner.slug(node.title) { replaced = XMLText.appendAttribute("id", node.id, to: &xml) || replaced }
             if !node.body.isEmpty { replaced = XMLText.appendAttribute("_note", node.body, to: &xml) || replaced }
-            for key in node.attributes.keys.sorted() {
-                if Self.reservedNode.contains(key) {
-                    warnings.dropped(key, of: node, because: "the name is the format's own")
-                } else if !XMLText.isName(key) {
-                    warnings.dropped(key, of: node, because: "it is not an XML name")
-                } else {
-                    replaced = XMLText.appendAttribute(key, node.attributes[key] ?? "", to: &xml) || replaced
-                }
+            for (name, value) in warnings.writable(node.attributes, of: node, reserved: Self.reservedNode, isName: XMLText.isName, what: "an XML name") {
+                replaced = XMLText.appendAttribute(name, value, to: &xml) || replaced
             }
             if replaced { warnings.replacedControlCharacters(in: node) }
             if node.children.isEmpty {

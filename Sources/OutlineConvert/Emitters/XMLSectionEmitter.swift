@@ -60,16 +60,8 @@ struct XMLSectionEmitter: OutlineWriter {
     /// The attributes an XML element can hold, in name order; the others are warnings.
     private func attributes(_ values: [String: String], of node: OutlineNode?, into xml: inout ByteBuffer, warnings: inout WriterWarnings) -> Bool {
         var replaced = false
-        for key in values.keys.sorted() {
-            guard !Self.reserved.contains(key) else {
-                warnings.dropped(key, of: node, because: "the name is the format's own")
-                continue
-            }
-            guard XMLText.isName(key) else {
-                warnings.dropped(key, of: node, because: "it is not an XML name")
-                continue
-            }
-            replaced = XMLText.appendAttribute(key, values[key] ?? "", to: &xml) || replaced
+        for (name, value) in warnings.writable(values, of: node, reserved: Self.reserved, isName: XMLText.isName, what: "an XML name") {
+            replaced = XMLText.appendAttribute(name, value, to: &xml) || replaced
         }
         return replaced
     }

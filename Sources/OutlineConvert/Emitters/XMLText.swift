@@ -61,6 +61,25 @@ struct WriterWarnings {
         self.format = format
     }
 
+    /// The attributes (of the outline when `node` is nil) this format can hold, in name
+    /// order; each other one is a warning: a name the format uses itself (`reserved`), or
+    /// one `isName` refuses (`what` says what it must be).
+    mutating func writable(
+        _ attributes: [String: String], of node: OutlineNode?, reserved: Set<String>, isName: (String) -> Bool, what: String
+    ) -> [(name: String, value: String)] {
+        var kept: [(name: String, value: String)] = []
+        for name in attributes.keys.sorted() {
+            if reserved.contains(name) {
+                dropped(name, of: node, because: "the name is the format's own")
+            } else if !isName(name) {
+                dropped(name, of: node, because: "it is not \(what)")
+            } else {
+                kept.append((name, attributes[name] ?? ""))
+            }
+        }
+        return kept
+    }
+
     /// An attribute of the outline (node nil) or of a node that this format cannot hold.
     mutating func dropped(_ key: String, of node: OutlineNode?, because reason: String) {
         let owner = node.map { "section '\(Quote.snippet($0.title))'" } ?? "the outline"
