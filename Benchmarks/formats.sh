@@ -50,8 +50,8 @@ while size < 11_000_000:
 out.append("</body>\n</opml>\n")
 open(sys.argv[1], "w").write("".join(out))
 PY
-  "$tool" "$data/outline.opml" -o "$data/outline.json"
 fi
+[ -s "$data/outline.json" ] || "$tool" "$data/outline.opml" -o "$data/outline.json"
 opml=$data/outline.opml
 json=$data/outline.json
 echo "Inputs: $opml ($(( $(stat -c %s "$opml") / 1000000 )) MB, $(grep -c '<outline' "$opml") nodes), $json ($(( $(stat -c %s "$json") / 1000000 )) MB)"

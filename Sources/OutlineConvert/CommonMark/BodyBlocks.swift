@@ -83,6 +83,11 @@ extension Outline {
     /// Whether the text may hold a definition (`[label]: destination`): a cheap test that
     /// lets most outlines skip the joint parse.
     private static func mayDefineLinks(_ body: String) -> Bool {
-        body.contains("]:")
+        var previous: UInt8 = 0
+        for byte in body.utf8 {
+            if previous == UInt8(ascii: "]") && byte == UInt8(ascii: ":") { return true }
+            previous = byte
+        }
+        return false
     }
 }

@@ -134,8 +134,10 @@ struct MarkdownEmitter: OutlineWriter {
 
     /// Text in a heading (its title or its `{…}` block) that cmark reads back as exactly
     /// this text: backslash, emphasis, code, link, HTML and entity characters escaped.
+    private static let inlineSyntax: [UInt8] = Array("\\`*_[]<&".utf8)
+
     static func escapedInline(_ text: String) -> String {
-        guard text.contains(where: { "\\`*_[]<&".contains($0) }) else { return text }
+        guard text.utf8.contains(where: inlineSyntax.contains) else { return text }
         var result = ""
         for character in text {
             if "\\`*_[]<&".contains(character) { result.append("\\") }
@@ -147,7 +149,7 @@ struct MarkdownEmitter: OutlineWriter {
     /// The body, with each line that would start a heading of its own (an ATX heading, or
     /// a setext underline) escaped with `\`: a section cannot hold a heading.
     static func escapingHeadingLines(_ body: String, of node: OutlineNode?, warnings: inout WriterWarnings) -> String {
-        guard body.contains("#") || body.contains("=") || body.contains("-") else { return body }
+        guard body.utf8.contains(where: { $0 == UInt8(ascii: "#") || $0 == UInt8(ascii: "=") || $0 == UInt8(ascii: "-") }) else { return body }
         var lines = body.lines.map(String.init)
         var escaped: Set<Int> = []
         func escape(_ line: Int) {

@@ -67,7 +67,7 @@ struct OPMLEmitter: OutlineWriter {
     /// A plain title as OPML `text`, which readers take as HTML: only what would read as
     /// markup is escaped (`&` starting an entity, `<` starting a tag), so `AT&T` stays.
     static func htmlEscaped(_ title: String) -> String {
-        guard title.contains("&") || title.contains("<") else { return title }
+        guard OPMLText.mayHoldMarkup(title) else { return title }
         let characters = Array(title)
         var result = ""
         for (index, character) in characters.enumerated() {

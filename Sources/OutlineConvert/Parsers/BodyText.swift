@@ -1,3 +1,5 @@
+import Foundation
+
 /// Body text that comes from values of other formats (plist strings, XML and OPML text,
 /// JSON strings), made into a CommonMark slice like a Markdown body.
 enum BodyText {
@@ -6,6 +8,7 @@ enum BodyText {
     /// XML has it) also loses the indentation common to its lines, so that it does not
     /// become a code block; text that starts at once is kept exactly, indentation and all.
     static func normalized(_ text: String) -> String {
+        if isNormal(text) { return text }
         let lines = SourceText.normalizingLineEndings(text).split(separator: "\n", omittingEmptySubsequences: false)
         guard let first = lines.firstIndex(where: { !isBlank($0) }),
               let last = lines.lastIndex(where: { !isBlank($0) })
@@ -19,6 +22,21 @@ enum BodyText {
             .joined(separator: "\n")
     }
 
+    /// Already normal (most text): no CR, and neither the first nor the last line blank.
+    private static func isNormal(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard let base = bytes.baseAddress, !bytes.isEmpty else { return true }
+            guard memchr(base, 13, bytes.count) == nil else { return false }
+            var first = 0
+            while first < bytes.count && bytes[first] != 10 && (bytes[first] == 32 || bytes[first] == 9) { first += 1 }
+            var last = bytes.count - 1
+            while last >= 0 && bytes[last] != 10 && (bytes[last] == 32 || bytes[last] == 9) { last -= 1 }
+            // Neither run of blanks reached the end of its line (or of the text).
+            return first < bytes.count && bytes[first] != 10 && last >= 0 && bytes[last] != 10
+        }
+    }
+
     private static func isBlank(_ line: Substring) -> Bool {
         line.utf8.allSatisfy { $0 == 32 || $0 == 9 }
     }
@@ -29,8 +47,15 @@ enum BodyText {
 /// headings read. "" when there is nothing but white space.
 enum TitleText {
     static func normalized(_ text: String) -> String {
-        let plain = !text.utf8.contains { $0 == 9 || $0 == 10 || $0 == 13 }
-            && text.utf8.first != 32 && text.utf8.last != 32 && !text.contains("  ")
-        return plain ? text : text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r\n" || $0 == "\r" }).joined(separator: " ")
+        var previous: UInt8 = 32
+        var plain = true
+        for byte in text.utf8 {
+            if byte == 9 || byte == 10 || byte == 13 || (byte == 32 && previous == 32) {
+                plain = false
+                break
+            }
+            previous = byte
+        }
+        return plain && previous != 32 ? text : text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r\n" || $0 == "\r" }).joined(separator: " ")
     }
 }

@@ -35,22 +35,22 @@ public struct JSONOutlineParser: OutlineReader {
         var outline = Outline()
         var version: JSONValue?
         var sections: JSONValue?
-        for (key, value) in try reader.members(root, path: "") {
+        for (key, value) in try reader.members(root, path: .root) {
             switch key {
             case "version": version = value
-            case "title": outline.title = try reader.title(value, path: "title")
-            case "body": outline.body = BodyText.normalized(try reader.string(value, path: "body"))
-            case "attributes": outline.attributes = try reader.attributes(value, path: "attributes")
+            case "title": outline.title = try reader.title(value, path: KeyPath.root.appending("title"))
+            case "body": outline.body = BodyText.normalized(try reader.string(value, path: KeyPath.root.appending("body")))
+            case "attributes": outline.attributes = try reader.attributes(value, path: KeyPath.root.appending("attributes"))
             case "sections": sections = value
-            default: reader.warnUnknown(key, value, path: "")
+            default: reader.warnUnknown(key, value, path: .root)
             }
         }
-        guard let version else { throw reader.invalid(root, "", "there is no \"version\"; this is not an outline-render JSON file") }
+        guard let version else { throw reader.invalid(root, .root, "there is no \"version\"; this is not an outline-render JSON file") }
         guard case .number(let number) = version.kind, number == "1" else {
-            throw reader.invalid(version, "version", "only version 1 is known, found \(Quote.snippet(reader.text(version)))")
+            throw reader.invalid(version, KeyPath.root.appending("version"), "only version 1 is known, found \(Quote.snippet(reader.text(version)))")
         }
-        guard let sections else { throw reader.invalid(root, "", "there is no \"sections\" array") }
-        outline.nodes = try reader.nodes(sections, path: "sections")
+        guard let sections else { throw reader.invalid(root, .root, "there is no \"sections\" array") }
+        outline.nodes = try reader.nodes(sections, path: KeyPath.root.appending("sections"))
         return ParsedDocument(outline: outline, warnings: reader.warnings)
     }
 }
@@ -76,11 +76,11 @@ private struct Mapper {
         SourceText.location(of: value.offset, in: bytes[...], file: file)
     }
 
-    func invalid(_ value: JSONValue, _ path: String, _ reason: String) -> ConversionError {
-        .invalid(location(value), path.isEmpty ? reason : "\(path): \(reason)")
+    func invalid(_ value: JSONValue, _ path: KeyPath, _ reason: String) -> ConversionError {
+        .invalid(location(value), path.message(reason))
     }
 
-    func wrongType(_ value: JSONValue, _ path: String, expected: String) -> ConversionError {
+    func wrongType(_ value: JSONValue, _ path: KeyPath, expected: String) -> ConversionError {
         invalid(value, path, "expected \(expected), found \(value.typeName)")
     }
 
@@ -90,49 +90,48 @@ private struct Mapper {
         return value.typeName
     }
 
-    mutating func warnUnknown(_ key: String, _ value: JSONValue, path: String) {
-        let prefix = path.isEmpty ? "" : "\(path): "
-        warnings.append(Diagnostic(location(value), "\(prefix)unknown key '\(Quote.snippet(key))' is ignored"))
+    mutating func warnUnknown(_ key: String, _ value: JSONValue, path: KeyPath) {
+        warnings.append(Diagnostic(location(value), path.message("unknown key '\(Quote.snippet(key))' is ignored")))
     }
 
-    func members(_ value: JSONValue, path: String) throws -> [(key: String, value: JSONValue)] {
+    func members(_ value: JSONValue, path: KeyPath) throws -> [(key: String, value: JSONValue)] {
         guard case .object(let members) = value.kind else { throw wrongType(value, path, expected: "an object") }
         return members
     }
 
-    func string(_ value: JSONValue, path: String) throws -> String {
+    func string(_ value: JSONValue, path: KeyPath) throws -> String {
         guard case .string(let text) = value.kind else { throw wrongType(value, path, expected: "a string") }
         return text
     }
 
-    func title(_ value: JSONValue, path: String) throws -> String {
+    func title(_ value: JSONValue, path: KeyPath) throws -> String {
         let title = TitleText.normalized(try string(value, path: path))
         guard !title.isEmpty else { throw invalid(value, path, "a title must not be empty") }
         return title
     }
 
-    func attributes(_ value: JSONValue, path: String) throws -> [String: String] {
+    func attributes(_ value: JSONValue, path: KeyPath) throws -> [String: String] {
         var attributes: [String: String] = [:]
         for (key, text) in try members(value, path: path) {
-            attributes[key] = try string(text, path: "\(path).\(Quote.snippet(key, limit: 40))")
+            attributes[key] = try string(text, path: path.appending(key))
         }
         return attributes
     }
 
-    mutating func nodes(_ value: JSONValue, path: String) throws -> [OutlineNode] {
+    mutating func nodes(_ value: JSONValue, path: KeyPath) throws -> [OutlineNode] {
         guard case .array(let elements) = value.kind else { throw wrongType(value, path, expected: "an array") }
         var nodes: [OutlineNode] = []
         nodes.reserveCapacity(elements.count)
         for (index, element) in elements.enumerated() {
-            nodes.append(try node(element, path: "\(path)[\(index)]"))
+            nodes.append(try node(element, path: path.appending(index: index)))
         }
         return nodes
     }
 
-    mutating func node(_ value: JSONValue, path: String) throws -> OutlineNode {
+    mutating func node(_ value: JSONValue, path: KeyPath) throws -> OutlineNode {
         var node = OutlineNode(title: "", line: line(at: value.offset))
         for (key, member) in try members(value, path: path) {
-            let keyPath = "\(path).\(Quote.snippet(key, limit: 40))"
+            let keyPath = path.appending(key)
             switch key {
             case "title": node.title = try title(member, path: keyPath)
             case "id": node.id = try string(member, path: keyPath).trimmed

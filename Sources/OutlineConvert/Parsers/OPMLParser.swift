@@ -133,7 +133,7 @@ private struct OPMLReader {
 enum OPMLText {
     /// Tags and comments removed, then character references decoded.
     static func plain(_ text: String) -> String {
-        guard text.contains("<") || text.contains("&") else { return text }
+        guard mayHoldMarkup(text) else { return text }
         let characters = Array(text)
         var withoutTags = ""
         var index = 0
@@ -160,6 +160,11 @@ enum OPMLText {
             }
         }
         return result
+    }
+
+    /// Whether the text has a `<` or a `&` (a byte scan: most titles have neither).
+    static func mayHoldMarkup(_ text: String) -> Bool {
+        text.utf8.contains { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") }
     }
 
     /// Whether `<` followed by `next` starts a tag, a comment or a processing instruction.

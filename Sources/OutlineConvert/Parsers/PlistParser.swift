@@ -37,19 +37,19 @@ public struct PlistParser: OutlineReader {
         var outline = Outline()
         switch value.kind {
         case .array:
-            outline.nodes = try reader.sections(value, path: "sections")
+            outline.nodes = try reader.sections(value, path: KeyPath.root.appending("sections"))
         case .dict(let entries):
             for (key, entry) in entries {
                 switch key {
-                case "title": outline.title = try reader.title(entry, path: "title")
-                case "sections": outline.nodes = try reader.sections(entry, path: "sections")
-                case "detail": outline.body = BodyText.normalized(try reader.string(entry, path: "detail"))
-                case "attributes": outline.attributes = try reader.attributes(entry, path: "attributes")
-                default: reader.warnUnknown(key, entry, path: Quote.snippet(key, limit: 40))
+                case "title": outline.title = try reader.title(entry, path: KeyPath.root.appending("title"))
+                case "sections": outline.nodes = try reader.sections(entry, path: KeyPath.root.appending("sections"))
+                case "detail": outline.body = BodyText.normalized(try reader.string(entry, path: KeyPath.root.appending("detail")))
+                case "attributes": outline.attributes = try reader.attributes(entry, path: KeyPath.root.appending("attributes"))
+                default: reader.warnUnknown(key, entry, path: KeyPath.root.appending(key))
                 }
             }
         default:
-            throw reader.invalid(value, "", "the top value must be an array of sections or a dict, not \(value.typeName)")
+            throw reader.invalid(value, .root, "the top value must be an array of sections or a dict, not \(value.typeName)")
         }
         return ParsedDocument(outline: outline, warnings: reader.warnings)
     }
@@ -83,32 +83,32 @@ private struct Reader {
         self.isOpenStep = isOpenStep
     }
 
-    func invalid(_ value: PlistValue, _ path: String, _ reason: String) -> ConversionError {
-        .invalid(SourceLocation(file: file, line: value.line, column: value.column), path.isEmpty ? reason : "\(path): \(reason)")
+    func invalid(_ value: PlistValue, _ path: KeyPath, _ reason: String) -> ConversionError {
+        .invalid(SourceLocation(file: file, line: value.line, column: value.column), path.message(reason))
     }
 
-    mutating func warnUnknown(_ key: String, _ value: PlistValue, path: String) {
-        warnings.append(Diagnostic(SourceLocation(file: file, line: value.line, column: value.column), "\(path): unknown key '\(Quote.snippet(key))' is ignored"))
+    mutating func warnUnknown(_ key: String, _ value: PlistValue, path: KeyPath) {
+        warnings.append(Diagnostic(SourceLocation(file: file, line: value.line, column: value.column), path.message("unknown key '\(Quote.snippet(key))' is ignored")))
     }
 
-    mutating func sections(_ value: PlistValue, path: String) throws -> [OutlineNode] {
+    mutating func sections(_ value: PlistValue, path: KeyPath) throws -> [OutlineNode] {
         guard case .array(let elements) = value.kind else { throw wrongType(value, path, expected: "an array") }
         var nodes: [OutlineNode] = []
         for (index, element) in elements.enumerated() {
-            nodes.append(try node(element, path: "\(path)[\(index)]"))
+            nodes.append(try node(element, path: path.appending(index: index)))
         }
         return nodes
     }
 
     /// A section dict, or (for items) a string that becomes a leaf.
-    mutating func node(_ value: PlistValue, path: String) throws -> OutlineNode {
+    mutating func node(_ value: PlistValue, path: KeyPath) throws -> OutlineNode {
         if case .string = value.kind {
             return OutlineNode(title: try title(value, path: path), line: value.line)
         }
         guard case .dict(let entries) = value.kind else { throw wrongType(value, path, expected: "a dict or a string") }
         var node = OutlineNode(title: "", line: value.line)
         for (key, entry) in entries {
-            let keyPath = "\(path).\(Quote.snippet(key, limit: 40))"
+            let keyPath = path.appending(key)
             switch key {
             case "name", "title": node.title = try title(entry, path: keyPath)
             case "collapsed": node.collapsed = try bool(entry, path: keyPath)
@@ -123,27 +123,27 @@ private struct Reader {
         return node
     }
 
-    func attributes(_ value: PlistValue, path: String) throws -> [String: String] {
+    func attributes(_ value: PlistValue, path: KeyPath) throws -> [String: String] {
         guard case .dict(let entries) = value.kind else { throw wrongType(value, path, expected: "a dict of strings") }
         var attributes: [String: String] = [:]
         for (name, text) in entries {
-            attributes[name] = try string(text, path: "\(path).\(Quote.snippet(name, limit: 40))")
+            attributes[name] = try string(text, path: path.appending(name))
         }
         return attributes
     }
 
-    func string(_ value: PlistValue, path: String) throws -> String {
+    func string(_ value: PlistValue, path: KeyPath) throws -> String {
         guard case .string(let text) = value.kind else { throw wrongType(value, path, expected: "a string") }
         return text
     }
 
-    func title(_ value: PlistValue, path: String) throws -> String {
+    func title(_ value: PlistValue, path: KeyPath) throws -> String {
         let title = TitleText.normalized(try string(value, path: path))
         guard !title.isEmpty else { throw invalid(value, path, "must not be empty") }
         return title
     }
 
-    func bool(_ value: PlistValue, path: String) throws -> Bool {
+    func bool(_ value: PlistValue, path: KeyPath) throws -> Bool {
         switch value.kind {
         case .bool(let flag): return flag
         case .string(let text) where isOpenStep:
@@ -157,7 +157,7 @@ private struct Reader {
         }
     }
 
-    func wrongType(_ value: PlistValue, _ path: String, expected: String) -> ConversionError {
+    func wrongType(_ value: PlistValue, _ path: KeyPath, expected: String) -> ConversionError {
         invalid(value, path, "expected \(expected), found \(value.typeName)")
     }
 }

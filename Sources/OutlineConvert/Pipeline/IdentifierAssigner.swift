@@ -78,7 +78,9 @@ struct IdentifierAssigner {
 
     /// An HTML id has no white space.
     private static func cleaned(_ id: String) -> String {
-        id.trimmed.split(whereSeparator: \.isWhitespace).joined(separator: "-")
+        // Most ids are ASCII without white space: nothing to do.
+        if id.utf8.allSatisfy({ $0 > 32 && $0 < 0x7F }) { return id }
+        return id.trimmed.split(whereSeparator: \.isWhitespace).joined(separator: "-")
     }
 }
 

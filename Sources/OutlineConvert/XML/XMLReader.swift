@@ -28,11 +28,12 @@ enum XMLReader {
 
         let options = Int32(
             XML_PARSE_NONET.rawValue | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_BIG_LINES.rawValue)
-        let document = bytes.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) {
-                xmlCtxtReadMemory(context, $0.baseAddress, Int32(clamping: $0.count), file, nil, options)
-            }
-        }
+        // Handed over in chunks, as from a file: libxml2 refuses to look more than 10 MB into
+        // one memory buffer ("Huge input lookup"), and XML_PARSE_HUGE would lift its depth
+        // limit too.
+        let chunks = Chunks(bytes)
+        let document = xmlCtxtReadIO(
+            context, readChunk, nil, Unmanaged.passUnretained(chunks).toOpaque(), file, nil, options)
         defer { if let document { xmlFreeDoc(document) } }
         if let refusal = state.refusal {
             throw ConversionError.refused(SourceLocation(file: file, line: refusal.line, column: refusal.column), refusal.message)
@@ -102,6 +103,27 @@ enum XMLReader {
 }
 
 // MARK: - Parser callbacks
+
+/// The document's bytes, read by libxml2 a chunk at a time.
+private final class Chunks {
+    let bytes: [UInt8]
+    var offset = 0
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+}
+
+private let readChunk: xmlInputReadCallback = { context, buffer, length in
+    guard let context, let buffer, length > 0 else { return 0 }
+    let chunks = Unmanaged<Chunks>.fromOpaque(context).takeUnretainedValue()
+    let count = min(Int(length), chunks.bytes.count - chunks.offset)
+    guard count > 0 else { return 0 }
+    chunks.bytes.withUnsafeBytes { source in
+        guard let base = source.baseAddress else { return }
+        UnsafeMutableRawPointer(buffer).copyMemory(from: base + chunks.offset, byteCount: count)
+    }
+    chunks.offset += count
+    return Int32(count)
+}
 
 /// What the callbacks learn during one parse; reached through the context's `_private`.
 private final class ParseState {
