@@ -14,6 +14,9 @@ struct Arguments {
     var writerOptions: [String] = []
     var jobs: Int?
     var check = false
+    var strict = false
+    var cacheDirectory: String?
+    var noCache = false
     var index = false
     var errorFormat = Reporter.Format.gnu
     var quiet = false
@@ -102,6 +105,9 @@ struct Arguments {
                 }
                 conversion.maxInputSize = size
             case "--check": try flag(); check = true
+            case "--strict": try flag(); strict = true
+            case "--cache-dir": cacheDirectory = try value()
+            case "--no-cache": try flag(); noCache = true
             case "--index": try flag(); index = true
             case "--error-format":
                 let text = try value()
@@ -195,8 +201,14 @@ struct Arguments {
                                   missing or differs (for CI).
           --max-input-size <size> Refuse larger inputs unread: bytes, or with K, M or
                                   G (at most 1G). (default: 256M)
-          --index                 With a folder: also write index.html listing every
-                                  page.
+          --strict                Every warning is an error (exit 1): a broken link, a
+                                  missing section, a duplicate id, …
+          --index                 With a folder: also write index.html, a collapsible
+                                  outline of the pages; every page links back to it.
+          --cache-dir <folder>    Keep the record of what a folder run wrote here.
+                                  (default: $XDG_CACHE_HOME/outline-render, else
+                                  ~/.cache/outline-render)
+          --no-cache              Keep no record: every file is converted every time.
           --error-format <format> gnu (path:line:column: error: …) or github (GitHub
                                   Actions annotations). (default: gnu)
           -q, --quiet             No warnings, progress or summary; errors only.

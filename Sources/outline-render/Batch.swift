@@ -24,11 +24,24 @@ struct Batch {
             TemporaryFiles.removeStale(inFoldersOf: plan.jobs.map(\.output))
         }
 
-        let record = BuildRecord(outputDirectory: outputDirectory, key: options.fingerprint + "\u{0}" + Self.programIdentity)
+        // HTML into a folder is a docs site: links between pages, assets, the link check.
+        let site = options.to == .html
+            ? (links: SiteLinks(jobs: plan.jobs, outputDirectory: outputDirectory),
+               index: parsed.index ? Path.join(outputDirectory, "index.html") : nil)
+            : nil
+        // A site's pages depend on which files are inputs (their links point at them).
+        let inputs = site == nil ? "" : BuildRecord.hash(Array(plan.jobs.map(\.input).joined(separator: "\u{0}").utf8)) + (parsed.index ? "+index" : "")
+        let key = [options.fingerprint, Self.programIdentity, inputs].joined(separator: "\u{0}")
+        let record = parsed.noCache ? nil
+            : BuildRecord.cacheFile(outputDirectory: outputDirectory, cacheDirectory: parsed.cacheDirectory).map { BuildRecord(path: $0, key: key) }
+        if !parsed.check {
+            // Earlier versions kept the record in the output folder, where a deploy published it.
+            try? FileManager.default.removeItem(atPath: Path.join(outputDirectory, BuildRecord.legacyFileName))
+        }
         let runner = BatchRunner(
             converter: Converter(options: options), workers: parsed.jobs ?? ProcessInfo.processInfo.activeProcessorCount,
-            check: parsed.check, temporaries: temporaries, record: record, protected: plan.inputIdentities)
-        let tally = Tally(keepsPages: parsed.index, failed: plan.failures.count)
+            check: parsed.check, temporaries: temporaries, record: record, protected: plan.inputIdentities, site: site)
+        let tally = Tally(keepsPages: parsed.index || site != nil, failed: plan.failures.count)
         let total = plan.jobs.count
         let reporter = reporter
         runner.run(plan.jobs, started: { index, job in
@@ -39,10 +52,11 @@ struct Batch {
         })
         reporter.clearProgress()
 
+        if site != nil { checkLinksAndCopyAssets(tally.pages, runner: runner, tally: tally) }
         if parsed.index { writeIndex(tally.pages, runner: runner, tally: tally) }
-        if !parsed.check { record.save(temporaries: temporaries) }
+        if !parsed.check { record?.save(temporaries: temporaries) }
         reporter.summary(tally.summary(check: parsed.check, skipped: plan.skipped.count))
-        return tally.failed + tally.stale + tally.missing > 0 ? 1 : 0
+        return tally.failed + tally.stale + tally.missing + reporter.promoted > 0 ? 1 : 0
     }
 
     /// This program's own file (size and time): a rebuilt outline-render may write other bytes.
@@ -55,6 +69,17 @@ struct Batch {
     private static func report(_ result: BatchResult, reporter: Reporter) {
         result.warnings.forEach(reporter.warning)
         reporter.outcome(result.outcome, input: result.job.input, output: result.job.output)
+    }
+
+    /// The link check of a docs site, then its assets copied (or with `--check`, compared).
+    private func checkLinksAndCopyAssets(_ pages: [BatchResult], runner: BatchRunner, tally: Tally) {
+        let (warnings, assets) = SiteCheck.run(pages.compactMap { page in page.facts.map { (page.job, $0) } })
+        warnings.forEach(reporter.warning)
+        for asset in assets {
+            let outcome = runner.copy(asset.source, to: asset.output)
+            tally.addAsset(outcome)
+            reporter.outcome(outcome, input: asset.source, output: asset.output)
+        }
     }
 
     /// `index.html` in the output folder, unless the tree makes one itself.
@@ -73,6 +98,8 @@ private final class Tally: @unchecked Sendable {
     private let lock = NSLock()
     private(set) var written = 0, unchanged = 0, upToDate = 0, stale = 0, missing = 0, failed = 0
     private var files = 0
+    /// Assets copied (or with `--check`, up to date) and those that failed or are stale.
+    private var assetsCopied = 0, assetsUnchanged = 0
     private var converted: [BatchResult] = []
     /// Only a docs index needs the converted pages' titles.
     private let keepsPages: Bool
@@ -102,12 +129,27 @@ private final class Tally: @unchecked Sendable {
         }
     }
 
+    /// Counts a copied asset; a failed or stale one counts like a page's.
+    func addAsset(_ outcome: BatchOutcome) {
+        lock.withLock {
+            switch outcome {
+            case .written: assetsCopied += 1
+            case .unchanged, .upToDate: assetsUnchanged += 1
+            case .stale(let isMissing): if isMissing { missing += 1 } else { stale += 1 }
+            case .failed: failed += 1
+            }
+        }
+    }
+
     func summary(check: Bool, skipped: Int) -> String {
         lock.withLock {
             var parts = check
                 ? ["\(upToDate) up to date", "\(stale) stale", "\(missing) missing", "\(failed) failed"]
                 : ["\(written) written", "\(unchanged) unchanged", "\(failed) failed"]
             if skipped > 0 { parts.append("\(skipped) skipped") }
+            if assetsCopied + assetsUnchanged > 0 {
+                parts.append(check ? "\(assetsUnchanged) assets up to date" : "\(assetsCopied) assets copied, \(assetsUnchanged) unchanged")
+            }
             return "\(files) \(files == 1 ? "file" : "files")\(check ? " checked" : ""): " + parts.joined(separator: ", ")
         }
     }

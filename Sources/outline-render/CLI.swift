@@ -34,7 +34,7 @@ struct CLI {
             print("outline-render \(Self.version)")
             return 0
         }
-        let reporter = Reporter(format: parsed.errorFormat, quiet: parsed.quiet, verbose: parsed.verbose)
+        let reporter = Reporter(format: parsed.errorFormat, quiet: parsed.quiet, verbose: parsed.verbose, strict: parsed.strict)
         var options = parsed.conversion
         for option in parsed.writerOptions where !options.to.optionNames.contains(option) && !parsed.quiet {
             printError("outline-render: warning: '\(option)' has no effect on \(options.to) output")
@@ -86,16 +86,17 @@ struct CLI {
             let converter = Converter(options: options)
             let conversion = try converter.convert(input == "-" ? converter.loadStandardInput() : converter.load(input), file: name)
             conversion.warnings.forEach(reporter.warning)
+            let strictFailure: Int32 = reporter.promoted > 0 ? 1 : 0  // --strict: the output is still written
             guard let output else {
                 if !parsed.check { try Files.writeToStandardOutput(conversion.bytes) }
-                return 0
+                return strictFailure
             }
             if !parsed.check { TemporaryFiles.removeStale(nextTo: output) }
             let outcome = try BatchRunner.deliver(
                 conversion.bytes, to: output, check: parsed.check, temporaries: temporaries, protected: protected)
             reporter.outcome(outcome, input: name, output: output)
             if case .stale = outcome { return 1 }
-            return 0
+            return strictFailure
         } catch let error as ConversionError {
             reporter.error(error)
             return 1

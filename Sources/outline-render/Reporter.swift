@@ -14,14 +14,20 @@ final class Reporter: @unchecked Sendable {
     }
 
     private let format: Format
+    /// `--strict`: every warning is printed and counted as an error.
+    private let strict: Bool
     private let quiet: Bool
     private let verbose: Bool
     private let showsProgress: Bool
     private let lock = NSLock()
     private var progressShown = false
 
-    init(format: Format, quiet: Bool, verbose: Bool) {
+    /// Warnings printed as errors under `--strict`.
+    private(set) var promoted = 0
+
+    init(format: Format, quiet: Bool, verbose: Bool, strict: Bool = false) {
         self.format = format
+        self.strict = strict
         self.quiet = quiet
         self.verbose = verbose
         showsProgress = !quiet && isatty(STDERR_FILENO) == 1
@@ -37,6 +43,11 @@ final class Reporter: @unchecked Sendable {
     }
 
     func warning(_ diagnostic: Diagnostic) {
+        if strict {
+            lock.withLock { promoted += 1 }
+            emit(annotation("error", diagnostic.location, diagnostic.message) ?? "\(diagnostic.location): error: \(diagnostic.message)")
+            return
+        }
         guard !quiet else { return }
         emit(annotation("warning", diagnostic.location, diagnostic.message) ?? "\(diagnostic)")
     }

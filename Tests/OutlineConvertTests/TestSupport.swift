@@ -106,7 +106,7 @@ enum Support {
 
     /// The outputs in a folder tree: its files without the batch's build record.
     static func outputs(_ url: URL) -> [String] {
-        listing(url).filter { !$0.hasSuffix(".outline-render-cache") }
+        listing(url)
     }
 
     /// The files in a folder tree (hidden ones too), relative paths, sorted.

@@ -6,6 +6,17 @@ public struct BatchJob: Equatable, Sendable {
     public let input: String
     /// The output path: the input's place mirrored under the output folder.
     public let output: String
+    /// The folder the input was found in (the folder named, or a named file's folder): the
+    /// input's place under it is its output's place under the output folder, and links may
+    /// not leave it.
+    public let root: String
+
+    /// A job; `root` defaults to the input's folder.
+    public init(input: String, output: String, root: String? = nil) {
+        self.input = input
+        self.output = output
+        self.root = root ?? Path.parent(input)
+    }
 }
 
 /// What a batch will do: the jobs in folder order, what was passed over and why, and what
@@ -41,7 +52,7 @@ public struct BatchPlan: Sendable {
                 skipped += walker.skipped
                 failures += walker.failures
                 jobs += walker.files.map {
-                    BatchJob(input: $0.path, output: Self.outputPath(outputDirectory, $0.relative, format))
+                    BatchJob(input: $0.path, output: Self.outputPath(outputDirectory, $0.relative, format), root: input)
                 }
             } else {
                 let name = Path.lastComponent(input)

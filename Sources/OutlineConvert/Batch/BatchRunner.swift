@@ -24,6 +24,8 @@ public struct BatchResult: Sendable {
     public let warnings: [Diagnostic]
     /// The page title, when it converted.
     public let title: String?
+    /// In a docs site: the page's ids and links, for the link check.
+    public var facts: PageFacts? = nil
 }
 
 /// Runs a batch on `workers` threads. Every job goes through the same per-document
@@ -42,11 +44,14 @@ public struct BatchRunner: Sendable {
     public let record: BuildRecord?
     /// The files that must never be written: every input of the run, by identity.
     public let protected: Set<FileIdentity>
+    /// In a docs site: the run's links, and where its index page is written (if it has one).
+    public let site: (links: SiteLinks, index: String?)?
 
-    /// A runner; `record`, when given, lets unchanged jobs be skipped.
+    /// A runner; `record`, when given, lets unchanged jobs be skipped; `site` makes the
+    /// pages a docs site.
     public init(
         converter: Converter, workers: Int, check: Bool, temporaries: TemporaryFiles, record: BuildRecord? = nil,
-        protected: Set<FileIdentity> = []
+        protected: Set<FileIdentity> = [], site: (links: SiteLinks, index: String?)? = nil
     ) {
         self.converter = converter
         self.workers = max(1, workers)
@@ -54,6 +59,7 @@ public struct BatchRunner: Sendable {
         self.temporaries = temporaries
         self.record = record
         self.protected = protected
+        self.site = site
     }
 
     /// Runs `jobs`; `started` is told of each job as a worker takes it (for progress).
@@ -80,12 +86,21 @@ public struct BatchRunner: Sendable {
         } catch {
             return BatchResult(job: job, outcome: .failed(.io(path: job.input, "cannot read")), warnings: [], title: nil)
         }
-        if let title = record?.unchangedTitle(job, input: input) {
-            return BatchResult(job: job, outcome: check ? .upToDate : .unchanged, warnings: [], title: title)
+        if let (title, facts, warnings) = record?.unchanged(job, input: input) {
+            return BatchResult(job: job, outcome: check ? .upToDate : .unchanged, warnings: warnings, title: title, facts: facts)
         }
-        let result = finish(job) { try converter.convert(input, file: job.input) }
+        let page = site.map { site in
+            PageSite(
+                links: site.links.page(job),
+                indexLink: site.index.flatMap { index in
+                    // (The index page itself needs no link to itself.)
+                    BatchPlan.absolute(index) == BatchPlan.absolute(job.output)
+                        ? nil : SiteLinks.relative(from: Path.parent(BatchPlan.absolute(job.output)), to: BatchPlan.absolute(index))
+                })
+        }
+        let result = finish(job) { try converter.convert(input, file: job.input, site: page) }
         switch result.outcome {
-        case .written, .unchanged, .upToDate: record?.record(job, input: input, title: result.title ?? "")
+        case .written, .unchanged, .upToDate: record?.record(job, input: input, title: result.title ?? "", facts: result.facts, warnings: result.warnings)
         case .stale, .failed: break
         }
         return result
@@ -106,6 +121,21 @@ public struct BatchRunner: Sendable {
         let indexConverter = Converter(options: options)
         return finish(BatchJob(input: "index", output: path)) {
             try indexConverter.convert(Array(markdown.utf8), file: "index.md")
+        }
+    }
+
+    /// Copies an asset of a docs site to `output` (atomically, only when it differs; with
+    /// `check` only compared). A file that is its own destination is left alone.
+    public func copy(_ source: String, to output: String) -> BatchOutcome {
+        if let identity = FileIdentity(path: output), identity == FileIdentity(path: source) { return check ? .upToDate : .unchanged }
+        do {
+            let bytes = try Files.read(source, limit: 1 << 30)
+            if !check { try FileManager.default.createDirectory(atPath: Path.parent(output), withIntermediateDirectories: true) }
+            return try Self.deliver(bytes, to: output, check: check, temporaries: temporaries, protected: protected)
+        } catch let error as ConversionError {
+            return .failed(error)
+        } catch {
+            return .failed(.io(path: output, "cannot create the folder: \(error.localizedDescription)"))
         }
     }
 
@@ -130,7 +160,7 @@ public struct BatchRunner: Sendable {
             }
             let outcome = try Self.deliver(
                 conversion.bytes, to: job.output, check: check, temporaries: temporaries, protected: protected)
-            return BatchResult(job: job, outcome: outcome, warnings: conversion.warnings, title: conversion.title)
+            return BatchResult(job: job, outcome: outcome, warnings: conversion.warnings, title: conversion.title, facts: conversion.facts)
         } catch let error as ConversionError {
             return BatchResult(job: job, outcome: .failed(error), warnings: [], title: nil)
         } catch {

@@ -2,13 +2,34 @@ import Foundation
 
 /// What the last batch into a folder produced, so that a run with nothing to do converts
 /// nothing: for each input, a hash of its bytes, the output's size and modification time
-/// as written, and the page title (for the index). It is kept as `.outline-render-cache`
-/// in the output folder (hidden, so never read back as input) and belongs to one set of
-/// options: a different `key` (options, template, program) starts afresh. A job is skipped
-/// only when its input hashes the same and its output is exactly as it was left.
+/// as written, the page title (for the index) and, in a docs site, its ids and links (for
+/// the link check). It lives outside the output folder, in the user's cache folder
+/// (`cacheFile`), so that a deploy of the output never publishes it, and belongs to one
+/// set of options: a different `key` (options, template, program, the run's inputs) starts
+/// afresh. A job is skipped only when its input hashes the same and its output is exactly
+/// as it was left.
 public final class BuildRecord: @unchecked Sendable {
-    /// The file name inside the output folder.
-    public static let fileName = ".outline-render-cache"
+    /// Where earlier versions kept the record: inside the output folder (removed when seen).
+    public static let legacyFileName = ".outline-render-cache"
+
+    /// The record's file for `outputDirectory`: in `cacheDirectory`, else
+    /// `$XDG_CACHE_HOME/outline-render`, else `~/.cache/outline-render`; named by a hash of
+    /// the output folder's real path. Nil when there is no such folder to use.
+    public static func cacheFile(outputDirectory: String, cacheDirectory: String?) -> String? {
+        let environment = ProcessInfo.processInfo.environment
+        let folder: String
+        if let cacheDirectory {
+            folder = cacheDirectory
+        } else if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
+            folder = Path.join(xdg, "outline-render")
+        } else if let home = environment["HOME"], home.hasPrefix("/") {
+            folder = Path.join(home, ".cache/outline-render")
+        } else {
+            return nil
+        }
+        guard (try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)) != nil else { return nil }
+        return Path.join(folder, hash(Array(BatchPlan.resolved(outputDirectory).utf8)) + ".record")
+    }
 
     private struct Entry {
         var inputHash: String
@@ -16,6 +37,8 @@ public final class BuildRecord: @unchecked Sendable {
         var outputSize: Int64
         var outputModified: Int64
         var title: String
+        var facts: String
+        var warnings: String
     }
 
     private let path: String
@@ -26,26 +49,29 @@ public final class BuildRecord: @unchecked Sendable {
     private var changed = false
     private let lock = NSLock()
 
-    /// Loads the record in `outputDirectory`, if it was made with the same `key`.
-    public init(outputDirectory: String, key: String) {
-        path = Path.join(outputDirectory, Self.fileName)
+    /// Loads the record at `path`, if it was made with the same `key`.
+    public init(path: String, key: String) {
+        self.path = path
         self.key = key
         previous = (try? Files.read(path, limit: Int.max >> 1)).map { Self.parse($0, key: key) } ?? [:]
     }
 
-    /// The page title when `job`'s output is known to be what `input` converts to.
-    func unchangedTitle(_ job: BatchJob, input: [UInt8]) -> String? {
+    /// The page title (and site facts) when `job`'s output is known to be what `input`
+    /// converts to.
+    func unchanged(_ job: BatchJob, input: [UInt8]) -> (title: String, facts: PageFacts?, warnings: [Diagnostic])? {
         guard let entry = previous[job.input], entry.output == job.output, entry.inputHash == Self.hash(input),
               let (size, modified) = Self.status(job.output), size == entry.outputSize, modified == entry.outputModified
         else { return nil }
         lock.withLock { current[job.input] = entry }
-        return entry.title
+        return (entry.title, entry.facts.isEmpty ? nil : PageFacts(encoded: entry.facts), Self.decodedWarnings(entry.warnings, file: job.input))
     }
 
     /// Notes that `job`'s output now holds what `input` converts to.
-    func record(_ job: BatchJob, input: [UInt8], title: String) {
+    func record(_ job: BatchJob, input: [UInt8], title: String, facts: PageFacts?, warnings: [Diagnostic]) {
         guard let (size, modified) = Self.status(job.output) else { return }
-        let entry = Entry(inputHash: Self.hash(input), output: job.output, outputSize: size, outputModified: modified, title: title)
+        let entry = Entry(
+            inputHash: Self.hash(input), output: job.output, outputSize: size, outputModified: modified, title: title,
+            facts: facts?.encoded ?? "", warnings: Self.encoded(warnings))
         lock.withLock {
             current[job.input] = entry
             changed = true
@@ -56,11 +82,12 @@ public final class BuildRecord: @unchecked Sendable {
     public func save(temporaries: TemporaryFiles) {
         let (entries, needed) = lock.withLock { (current, changed || current.count != previous.count) }
         guard needed else { return }
-        var text = "outline-render build record 1\t" + Self.escaped(key) + "\n"
+        var text = "outline-render build record 2\t" + Self.escaped(key) + "\n"
         for input in entries.keys.sorted() {
             guard let entry = entries[input] else { continue }
             text += [Self.escaped(input), entry.inputHash, Self.escaped(entry.output), String(entry.outputSize),
-                     String(entry.outputModified), Self.escaped(entry.title)].joined(separator: "\t") + "\n"
+                     String(entry.outputModified), Self.escaped(entry.title), Self.escaped(entry.facts),
+                     Self.escaped(entry.warnings)].joined(separator: "\t") + "\n"
         }
         _ = try? Files.write(Array(text.utf8), to: path, temporaries: temporaries)
     }
@@ -69,14 +96,29 @@ public final class BuildRecord: @unchecked Sendable {
 
     private static func parse(_ bytes: [UInt8], key: String) -> [String: Entry] {
         let lines = bytes.split(separator: 10)
-        guard let header = lines.first, header.elementsEqual(("outline-render build record 1\t" + escaped(key)).utf8) else { return [:] }
+        guard let header = lines.first, header.elementsEqual(("outline-render build record 2\t" + escaped(key)).utf8) else { return [:] }
         var entries: [String: Entry] = [:]
         for line in lines.dropFirst() {
             let fields = line.split(separator: 9, omittingEmptySubsequences: false).map { unescaped(String(decoding: $0, as: UTF8.self)) }
-            guard fields.count == 6, let size = Int64(fields[3]), let modified = Int64(fields[4]) else { return [:] }
-            entries[fields[0]] = Entry(inputHash: fields[1], output: fields[2], outputSize: size, outputModified: modified, title: fields[5])
+            guard fields.count == 8, let size = Int64(fields[3]), let modified = Int64(fields[4]) else { return [:] }
+            entries[fields[0]] = Entry(
+                inputHash: fields[1], output: fields[2], outputSize: size, outputModified: modified, title: fields[5], facts: fields[6],
+                warnings: fields[7])
         }
         return entries
+    }
+
+    /// A page's warnings in one field (a skipped page's warnings are said again).
+    private static func encoded(_ warnings: [Diagnostic]) -> String {
+        warnings.map { "\($0.location.line)\u{2}\($0.location.column)\u{2}\($0.message)" }.joined(separator: "\u{1}")
+    }
+
+    private static func decodedWarnings(_ text: String, file: String) -> [Diagnostic] {
+        text.split(separator: "\u{1}").compactMap { item in
+            let fields = item.split(separator: "\u{2}", maxSplits: 2, omittingEmptySubsequences: false)
+            guard fields.count == 3, let line = Int(fields[0]), let column = Int(fields[1]) else { return nil }
+            return Diagnostic(SourceLocation(file: file, line: line, column: column), String(fields[2]))
+        }
     }
 
     /// `\`, tab and line feed escaped with a backslash (rare in paths and titles).
@@ -119,7 +161,7 @@ public final class BuildRecord: @unchecked Sendable {
 
     /// A 128-bit hash (two FNV-1a style lanes over 8-byte words, with different seeds and
     /// primes) and the length: not cryptographic, only to notice that a source changed.
-    static func hash(_ bytes: [UInt8]) -> String {
+    public static func hash(_ bytes: [UInt8]) -> String {
         var a: UInt64 = 0xcbf2_9ce4_8422_2325
         var b: UInt64 = 0x8422_2325_cbf2_9ce4
         bytes.withUnsafeBytes { buffer in

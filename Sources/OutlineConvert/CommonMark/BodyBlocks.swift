@@ -2,9 +2,13 @@
 /// document's, so that `[x][ref]` resolves against a definition in another section).
 /// It is a cache of the body's text: it never makes two nodes differ.
 struct BodyBlocks: Equatable, @unchecked Sendable {
-    // (Unchecked: the tree is only read once parsing is done.)
+    // (Unchecked: the tree is only read once parsing is done, and a page's links are
+    // rewritten by the one thread that renders it.)
     let document: CommonMarkDocument
     let range: Range<Int>
+    /// Whether the tree's line numbers are the source file's (Markdown input), so that a
+    /// link can be placed exactly.
+    var sourceLines = true
 
     static func == (_: BodyBlocks, _: BodyBlocks) -> Bool { true }
 }
@@ -12,28 +16,37 @@ struct BodyBlocks: Equatable, @unchecked Sendable {
 /// Renders a body (CommonMark text) as HTML or plain text: from its parsed blocks when it
 /// has them, else by parsing it on its own.
 enum BodyRendering {
-    static func appendHTML(_ body: String, blocks: BodyBlocks?, unsafe: Bool, to html: inout ByteBuffer) {
-        guard let (document, range) = source(body, blocks) else { return }
+    /// Appends the body's HTML. With `links`, each link and image destination goes through
+    /// it first (a docs site); `line` places links when the tree's lines are not the source's.
+    static func appendHTML(
+        _ body: String, blocks: BodyBlocks?, unsafe: Bool, links: PageLinks?, line: Int, to html: inout ByteBuffer
+    ) {
+        guard let (document, range, sourceLines) = source(body, blocks) else { return }
+        if let links {
+            document.rewriteLinks(ofBlocks: range) { url, linkLine, column in
+                sourceLines ? links.href(for: url, line: linkLine, column: column) : links.href(for: url, line: line, column: 0)
+            }
+        }
         document.appendHTML(ofBlocks: range, unsafe: unsafe, to: &html)
     }
 
     /// The body as plain text, each non-blank line starting with `indent`.
     static func plainText(_ body: String, blocks: BodyBlocks?, indent: String = "") -> String {
-        guard let (document, range) = source(body, blocks) else { return "" }
+        guard let (document, range, _) = source(body, blocks) else { return "" }
         return document.plainText(ofBlocks: range, indent: indent)
     }
 
-    private static func source(_ body: String, _ blocks: BodyBlocks?) -> (CommonMarkDocument, Range<Int>)? {
-        if let blocks { return (blocks.document, blocks.range) }
+    private static func source(_ body: String, _ blocks: BodyBlocks?) -> (CommonMarkDocument, Range<Int>, Bool)? {
+        if let blocks { return (blocks.document, blocks.range, blocks.sourceLines) }
         guard !body.isEmpty else { return nil }
         let alone = CommonMarkDocument(parsing: body)
-        return (alone, 0..<alone.blockCount)
+        return (alone, 0..<alone.blockCount, false)
     }
 }
 
 extension OutlineNode {
-    func appendBodyHTML(unsafe: Bool, to html: inout ByteBuffer) {
-        BodyRendering.appendHTML(body, blocks: blocks, unsafe: unsafe, to: &html)
+    func appendBodyHTML(unsafe: Bool, links: PageLinks?, to html: inout ByteBuffer) {
+        BodyRendering.appendHTML(body, blocks: blocks, unsafe: unsafe, links: links, line: line, to: &html)
     }
 
     func bodyPlainText(indent: String) -> String {
@@ -42,8 +55,8 @@ extension OutlineNode {
 }
 
 extension Outline {
-    func appendBodyHTML(unsafe: Bool, to html: inout ByteBuffer) {
-        BodyRendering.appendHTML(body, blocks: blocks, unsafe: unsafe, to: &html)
+    func appendBodyHTML(unsafe: Bool, links: PageLinks?, to html: inout ByteBuffer) {
+        BodyRendering.appendHTML(body, blocks: blocks, unsafe: unsafe, links: links, line: 0, to: &html)
     }
 
     func bodyPlainText() -> String {
@@ -69,9 +82,11 @@ extension Outline {
         forEachNode { _ in count += 1 }
         guard parsed.count == count else { return }
         blocks = together.blocks
+        blocks?.sourceLines = false
         var index = 0
         mapNodes { node in
             node.blocks = parsed[index]
+            node.blocks?.sourceLines = false
             index += 1
         }
     }

@@ -101,6 +101,22 @@ final class CommonMarkDocument {
         }
     }
 
+    /// Lets `rewrite` change the destination of every link and image in the blocks in
+    /// `range` (given the destination and its 1-based line and byte column; nil keeps it).
+    /// Code spans and code blocks hold no links, so their text is never touched.
+    func rewriteLinks(ofBlocks range: Range<Int>, _ rewrite: (String, Int, Int) -> String?) {
+        for case let block? in blockNodes[range] {
+            Self.walk(block) { node, entering in
+                let type = cmark_node_get_type(node)
+                guard entering, type == CMARK_NODE_LINK || type == CMARK_NODE_IMAGE else { return }
+                let url = cmark_node_get_url(node).map { String(cString: $0) } ?? ""
+                if let replacement = rewrite(url, Int(cmark_node_get_start_line(node)), Int(cmark_node_get_start_column(node))) {
+                    cmark_node_set_url(node, replacement)
+                }
+            }
+        }
+    }
+
     /// Plain text of the blocks in `range`, every non-blank line starting with `indent`: no
     /// Markdown syntax; lists keep a bullet or number, block quotes and list items are
     /// indented, code keeps its lines, raw HTML is dropped.

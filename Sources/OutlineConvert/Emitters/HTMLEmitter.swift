@@ -34,7 +34,7 @@ struct HTMLEmitter: OutlineWriter {
     let optionNames = ["--fragment", "--template", "--unsafe", "--accordion"]
 
     func write(_ outline: Outline, context: WriteContext) -> (bytes: [UInt8], warnings: [Diagnostic]) {
-        let page = Page(options: context.options.html)
+        let page = Page(options: context.options.html, links: context.site?.links, indexLink: context.site?.indexLink)
         let warnings = context.options.html.accordion ? Self.accordionWarnings(outline.nodes, file: context.file) : []
         return (page.render(outline, pageTitle: context.pageTitle, sizeHint: context.inputSize), warnings)
     }
@@ -54,6 +54,10 @@ struct HTMLEmitter: OutlineWriter {
 /// One page being written.
 private struct Page {
     let options: HTMLOptions
+    /// In a docs site: the page's links, rewritten and collected as bodies are written.
+    let links: PageLinks?
+    /// In a docs site: the relative URL of its index page.
+    let indexLink: String?
 
     /// The whole page, or only the outline markup with `fragment`.
     func render(_ outline: Outline, pageTitle: String, sizeHint: Int = 0) -> [UInt8] {
@@ -62,7 +66,9 @@ private struct Page {
             writeContent(outline, into: &html)
         } else {
             let lang = outline.attributes["lang"] ?? "en"
-            (options.template ?? .default).render(title: pageTitle, lang: lang, into: &html) { writeContent(outline, into: &$0) }
+            (options.template ?? .default).render(title: pageTitle, lang: lang, indexLink: indexLink, into: &html) {
+                writeContent(outline, into: &$0)
+            }
         }
         return html.bytes
     }
@@ -87,7 +93,7 @@ private struct Page {
             html.write(escaping: title)
             html.write("</h1>\n" as StaticString)
         }
-        outline.appendBodyHTML(unsafe: options.unsafe, to: &html)
+        outline.appendBodyHTML(unsafe: options.unsafe, links: links, to: &html)
         write(outline.nodes, depth: 1, offset: offset, group: "outline", into: &html)
     }
 
@@ -113,7 +119,7 @@ private struct Page {
             html.write("</span><a class=\"outline-permalink\" href=\"#" as StaticString)
             html.write(escaping: node.id)
             html.write("\" aria-label=\"Link to this section\">#</a></summary>\n" as StaticString)
-            node.appendBodyHTML(unsafe: options.unsafe, to: &html)
+            node.appendBodyHTML(unsafe: options.unsafe, links: links, to: &html)
             write(node.children, depth: depth + 1, offset: offset, group: node.id, into: &html)
             html.write("</details>\n" as StaticString)
         }

@@ -1,9 +1,10 @@
 /// An HTML page template with `{{placeholder}}`s: `{{title}}` (the page title, escaped),
 /// `{{content}}` (the outline markup), `{{style}}` (the default CSS), `{{script}}` (the
-/// default script) and `{{lang}}` (the page language). Any other placeholder is an error.
+/// default script), `{{lang}}` (the page language) and `{{index}}` (in a docs site with an
+/// index, a `<nav>` linking to it; elsewhere nothing). Any other placeholder is an error.
 public struct PageTemplate: Equatable, Sendable {
     /// The placeholders a template may use.
-    public static let placeholders = ["title", "content", "style", "script", "lang"]
+    public static let placeholders = ["title", "content", "style", "script", "lang", "index"]
 
     /// The built-in page (Templates/default.html, .css, .js).
     public static let `default` = PageTemplate(builtIn: EmbeddedTemplates.files["default.html"] ?? "{{content}}")
@@ -31,7 +32,9 @@ public struct PageTemplate: Equatable, Sendable {
 
     /// Writes the page, with `writeContent` appending the outline markup in place of
     /// `{{content}}` (so a large document is never copied into the page a second time).
-    func render(title: String, lang: String, into page: inout ByteBuffer, content writeContent: (inout ByteBuffer) -> Void) {
+    func render(
+        title: String, lang: String, indexLink: String? = nil, into page: inout ByteBuffer, content writeContent: (inout ByteBuffer) -> Void
+    ) {
         for piece in pieces {
             switch piece {
             case .literal(let text): page.write(text)
@@ -40,6 +43,11 @@ public struct PageTemplate: Equatable, Sendable {
             case .placeholder("style"): page.write(EmbeddedTemplates.files["default.css"] ?? "")
             case .placeholder("script"): page.write(EmbeddedTemplates.files["default.js"] ?? "")
             case .placeholder("lang"): page.write(escaping: lang)
+            case .placeholder("index"):
+                guard let indexLink else { continue }
+                page.write("<nav class=\"outline-index\"><a href=\"" as StaticString)
+                page.write(escaping: indexLink)
+                page.write("\">↑ Index</a></nav>" as StaticString)
             case .placeholder: break
             }
         }

@@ -29,6 +29,8 @@ public struct Conversion: Sendable {
     public var warnings: [Diagnostic]
     /// The document's title as a page shows it (for a docs index).
     public var title: String
+    /// In a docs site: the page's ids and local links, for the link check.
+    public var facts: PageFacts?
 
     /// The output as text.
     public var output: String { String(decoding: bytes, as: UTF8.self) }
@@ -68,14 +70,22 @@ public struct Converter: Sendable {
         options.from ?? InputFormat(pathExtension: Path.fileExtension(file)) ?? InputFormat(sniffing: bytes)
     }
 
-    /// Converts one input. `file` names it in messages and gives its extension.
-    public func convert(_ bytes: consuming [UInt8], file: String) throws -> Conversion {
+    /// Converts one input. `file` names it in messages and gives its extension; `site`,
+    /// when the page is part of a docs site, rewrites its links and collects them.
+    public func convert(_ bytes: consuming [UInt8], file: String, site: PageSite? = nil) throws -> Conversion {
         let inputSize = bytes.count
         let document = try read(bytes, file: file)
         let title = pageTitle(document.outline, file: file)
-        let context = WriteContext(options: options, file: file, pageTitle: title, inputSize: inputSize)
+        var context = WriteContext(options: options, file: file, pageTitle: title, inputSize: inputSize)
+        context.site = site
         let (output, warnings) = options.to.writer.write(document.outline, context: context)
-        return Conversion(bytes: output, warnings: document.warnings + warnings, title: title)
+        var facts: PageFacts?
+        if let site {
+            var ids: [String] = []
+            document.outline.forEachNode { ids.append($0.id) }
+            facts = PageFacts(ids: ids, links: site.links.facts)
+        }
+        return Conversion(bytes: output, warnings: document.warnings + warnings, title: title, facts: facts)
     }
 
     /// Parses one input and resolves its ids and collapse state. An empty input (nothing,

@@ -31,6 +31,21 @@ struct WriteContext {
     let pageTitle: String
     /// The input's size in bytes, to size the output buffer once.
     let inputSize: Int
+    /// When the page is part of a docs site: its links and its index.
+    var site: PageSite? = nil
+}
+
+/// What a page of a docs site needs besides its outline (SPEC §6.1).
+public struct PageSite: Sendable {
+    /// Rewrites and collects the page's links.
+    public let links: PageLinks
+    /// The index page's URL relative to this page, when there is an index.
+    public let indexLink: String?
+
+    public init(links: PageLinks, indexLink: String?) {
+        self.links = links
+        self.indexLink = indexLink
+    }
 }
 
 /// A format outline-render writes. Each writer is one file; `OutputFormat.all` lists them.

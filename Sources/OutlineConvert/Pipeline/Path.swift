@@ -1,31 +1,31 @@
 /// Path helpers on plain strings (Foundation's NSString ones are slow on Linux, and a batch
 /// calls them for every file).
-enum Path {
+public enum Path {
     /// `a/b` from `a` and `b` (no doubled `/`).
-    static func join(_ directory: String, _ name: String) -> String {
+    public static func join(_ directory: String, _ name: String) -> String {
         directory.isEmpty ? name : directory.hasSuffix("/") ? directory + name : directory + "/" + name
     }
 
     /// The extension of the last component, without the dot ("" if none; a leading dot is not one).
-    static func fileExtension(_ path: String) -> String {
+    public static func fileExtension(_ path: String) -> String {
         let name = path.utf8.split(separator: UInt8(ascii: "/")).last ?? path.utf8[...]
         guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot != name.startIndex else { return "" }
         return String(decoding: name[name.index(after: dot)...], as: UTF8.self)
     }
 
     /// Everything before the last component ("." when there is nothing before it).
-    static func parent(_ path: String) -> String {
+    public static func parent(_ path: String) -> String {
         guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "." }
         return slash == path.utf8.startIndex ? "/" : String(decoding: path.utf8[..<slash], as: UTF8.self)
     }
 
     /// The last component (the file name).
-    static func lastComponent(_ path: String) -> String {
+    public static func lastComponent(_ path: String) -> String {
         path.split(separator: "/").last.map(String.init) ?? path
     }
 
     /// The path without the extension of its last component.
-    static func deletingExtension(_ path: String) -> String {
+    public static func deletingExtension(_ path: String) -> String {
         let ext = fileExtension(path)
         return ext.isEmpty ? path : String(decoding: path.utf8.dropLast(ext.utf8.count + 1), as: UTF8.self)
     }

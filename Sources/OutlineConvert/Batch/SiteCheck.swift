@@ -1,0 +1,104 @@
+/// What the link check of a docs site needs to know of one page: its ids and its local
+/// links. Kept in the build record, so that a page skipped as unchanged is checked too.
+public struct PageFacts: Sendable, Equatable {
+    /// The ids of the page's sections.
+    public var ids: [String]
+    /// The page's local links, in order.
+    public var links: [LinkFact]
+
+    public init(ids: [String], links: [LinkFact]) {
+        self.ids = ids
+        self.links = links
+    }
+
+    // MARK: - In the build record: one field, parts separated by control characters
+
+    private static let part: Character = "\u{1}"
+    private static let field: Character = "\u{2}"
+
+    /// The facts as one line of text (no tab, line feed or backslash of their own).
+    var encoded: String {
+        var parts = [ids.joined(separator: String(Self.field))]
+        for link in links {
+            let target: [String]
+            switch link.target {
+            case .page(let input, let fragment): target = ["page", input, fragment.map { "#" + $0 } ?? ""]
+            case .samePage(let fragment): target = ["same", fragment, ""]
+            case .asset(let source, let output): target = ["asset", source, output]
+            case .outside(let path): target = ["outside", path, ""]
+            case .missing(let path): target = ["missing", path, ""]
+            }
+            parts.append((target + [link.url, String(link.line), String(link.column)]).joined(separator: String(Self.field)))
+        }
+        return parts.joined(separator: String(Self.part))
+    }
+
+    init?(encoded: String) {
+        let parts = encoded.split(separator: Self.part, omittingEmptySubsequences: false)
+        guard let first = parts.first else { return nil }
+        ids = first.isEmpty ? [] : first.split(separator: Self.field, omittingEmptySubsequences: false).map(String.init)
+        links = []
+        for part in parts.dropFirst() {
+            let fields = part.split(separator: Self.field, omittingEmptySubsequences: false).map(String.init)
+            guard fields.count == 6, let line = Int(fields[4]), let column = Int(fields[5]) else { return nil }
+            let target: LinkFact.Target
+            switch fields[0] {
+            case "page": target = .page(input: fields[1], fragment: fields[2].isEmpty ? nil : String(fields[2].dropFirst()))
+            case "same": target = .samePage(fragment: fields[1])
+            case "asset": target = .asset(source: fields[1], output: fields[2])
+            case "outside": target = .outside(fields[1])
+            case "missing": target = .missing(fields[1])
+            default: return nil
+            }
+            links.append(LinkFact(target: target, url: fields[3], line: line, column: column))
+        }
+    }
+}
+
+/// The link check of a docs site (SPEC §6.1), once every page is converted: a link to a
+/// missing file, to a section no page has, or out of the input folder is a warning at the
+/// link; assets are listed for copying.
+public enum SiteCheck {
+    /// Warnings for `pages` (each input with its facts), and the assets to copy (each once,
+    /// in order of first mention).
+    public static func run(_ pages: [(job: BatchJob, facts: PageFacts)]) -> (warnings: [Diagnostic], assets: [(source: String, output: String)]) {
+        var ids: [String: Set<String>] = [:]
+        var names: [String: String] = [:]
+        for (job, facts) in pages {
+            ids[BatchPlan.absolute(job.input)] = Set(facts.ids)
+            names[BatchPlan.absolute(job.input)] = job.input
+        }
+        var warnings: [Diagnostic] = []
+        var assets: [(source: String, output: String)] = []
+        var seenAssets: Set<String> = []
+        for (job, facts) in pages {
+            let own = Set(facts.ids)
+            for link in facts.links {
+                let location = SourceLocation(file: job.input, line: link.line, column: link.column)
+                switch link.target {
+                case .page(let input, let fragment?):
+                    if let targetIDs = ids[input], !fragment.isEmpty, !targetIDs.contains(fragment) {
+                        warnings.append(Diagnostic(location, "no section '\(Quote.snippet(fragment))' in \(Quote.oneLine(names[input] ?? input))"))
+                    }
+                case .page:
+                    break
+                case .samePage(let fragment):
+                    if !fragment.isEmpty && !own.contains(fragment) {
+                        warnings.append(Diagnostic(location, "no section '\(Quote.snippet(fragment))' in this page"))
+                    }
+                case .asset(let source, let output):
+                    if seenAssets.insert(source).inserted { assets.append((source, output)) }
+                case .outside(let path):
+                    warnings.append(Diagnostic(location, "'\(Quote.snippet(path))' is outside \(Quote.oneLine(job.root)); it is neither linked to nor copied"))
+                case .missing:
+                    warnings.append(Diagnostic(location, "no file '\(Quote.snippet(SiteLinks.decoded(Self.path(of: link.url))))' (linked from here)"))
+                }
+            }
+        }
+        return (warnings, assets)
+    }
+
+    private static func path(of url: String) -> String {
+        String(url.prefix { $0 != "#" && $0 != "?" })
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+
+/// The links of a folder converted to HTML, as a site (SPEC §6.1): a relative link or image
+/// whose target is another input of the run points at that input's output, keeping its
+/// query and fragment; a local file that is not an input is an asset, copied to the same
+/// place under the output folder; everything a check needs is kept as `LinkFact`s.
+public struct SiteLinks: Sendable {
+    /// Every input's output, both as absolute paths with `.` and `..` resolved.
+    private let outputs: [String: String]
+    /// The output folder as the user named it (assets' outputs are shown under it).
+    private let outputDirectory: String
+
+    /// The links of the jobs of one run into `outputDirectory`.
+    public init(jobs: [BatchJob], outputDirectory: String) {
+        var outputs: [String: String] = [:]
+        for job in jobs { outputs[BatchPlan.absolute(job.input)] = BatchPlan.absolute(job.output) }
+        self.outputs = outputs
+        self.outputDirectory = outputDirectory
+    }
+
+    /// A collector for the links of `job`'s page.
+    public func page(_ job: BatchJob) -> PageLinks {
+        PageLinks(site: self, job: job)
+    }
+
+    /// What `url`, met in `job`'s source, points at; nil when it is not a local link
+    /// (a scheme such as `https:` or `mailto:`, `//host`, or a path from the site's root).
+    func resolve(_ url: String, in job: BatchJob) -> (target: LinkFact.Target, href: String?)? {
+        let (path, query, fragment) = Self.split(url)
+        guard !path.hasPrefix("/"), !Self.hasScheme(path) else { return nil }
+        if path.isEmpty {
+            return fragment.map { (.samePage(fragment: Self.decoded($0)), nil) }
+        }
+        let decodedPath = Self.decoded(path)
+        let input = BatchPlan.absolute(job.input)
+        let target = BatchPlan.absolute(decodedPath, in: Path.parent(input))
+        let root = BatchPlan.absolute(job.root)
+        guard target.hasPrefix(root + "/") else { return (.outside(decodedPath), nil) }
+        if let output = outputs[target] {
+            let href = Self.relative(from: Path.parent(BatchPlan.absolute(job.output)), to: output)
+                + (query.map { "?" + $0 } ?? "") + (fragment.map { "#" + $0 } ?? "")
+            return (.page(input: target, fragment: fragment.map(Self.decoded)), href)
+        }
+        var info = stat()
+        guard stat(target, &info) == 0 else { return (.missing(target), nil) }
+        switch FileKind(mode: info.st_mode) {
+        case .regular:
+            // Shown as the user would write them: under the folder named and the output folder.
+            let place = String(target.dropFirst(root.count + 1))
+            return (.asset(source: Path.join(job.root, place), output: Path.join(outputDirectory, place)), nil)
+        default:
+            return nil  // a folder: a web server shows its index
+        }
+    }
+
+    /// Path, query and fragment of a URL.
+    private static func split(_ url: String) -> (path: String, query: String?, fragment: String?) {
+        var rest = Substring(url)
+        var fragment: String?
+        if let hash = rest.firstIndex(of: "#") {
+            fragment = String(rest[rest.index(after: hash)...])
+            rest = rest[..<hash]
+        }
+        var query: String?
+        if let mark = rest.firstIndex(of: "?") {
+            query = String(rest[rest.index(after: mark)...])
+            rest = rest[..<mark]
+        }
+        return (String(rest), query, fragment)
+    }
+
+    /// `scheme:` before any `/` (RFC 3986: a letter, then letters, digits, `+`, `-`, `.`).
+    private static func hasScheme(_ path: String) -> Bool {
+        guard let colon = path.firstIndex(of: ":"), let first = path.first, first.isASCII, first.isLetter else { return false }
+        return path[..<colon].allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
+    }
+
+    /// `%XX` sequences decoded (invalid UTF-8 left as written).
+    static func decoded(_ text: String) -> String {
+        guard text.contains("%") else { return text }
+        return text.removingPercentEncoding ?? text
+    }
+
+    /// The relative URL from `folder` to `file` (both absolute), each segment percent-encoded.
+    static func relative(from folder: String, to file: String) -> String {
+        let from = folder.split(separator: "/")
+        let to = file.split(separator: "/")
+        var common = 0
+        while common < from.count && common < to.count - 1 && from[common] == to[common] { common += 1 }
+        let up = Array(repeating: "..", count: from.count - common)
+        return (up + to[common...].map { DocsIndex.percentEncoded(String($0)) }).joined(separator: "/")
+    }
+}
+
+/// One local link of a page, and where it is in the page's source.
+public struct LinkFact: Sendable, Equatable {
+    /// What the link points at.
+    public enum Target: Sendable, Equatable {
+        /// Another input of the run (absolute path), with the section named, if any.
+        case page(input: String, fragment: String?)
+        /// A section of the same page.
+        case samePage(fragment: String)
+        /// A file that is not an input: copied from `source` to `output` (absolute paths).
+        case asset(source: String, output: String)
+        /// A path that leaves the input folder: neither followed nor copied.
+        case outside(String)
+        /// A file that does not exist (absolute path).
+        case missing(String)
+    }
+
+    public let target: Target
+    /// The link as written.
+    public let url: String
+    /// Where it is: 1-based line and column in the page's source (column 0 when not known).
+    public let line: Int
+    public let column: Int
+}
+
+/// Collects the links of one page as it is rendered, and says how to write each.
+public final class PageLinks: @unchecked Sendable {
+    // (Unchecked: one page is rendered by one thread.)
+    private let site: SiteLinks
+    private let job: BatchJob
+    /// The local links met, in order.
+    public private(set) var facts: [LinkFact] = []
+
+    init(site: SiteLinks, job: BatchJob) {
+        self.site = site
+        self.job = job
+    }
+
+    /// The destination to write for `url` found at `line`/`column` of the page's source,
+    /// or nil to write it as it is.
+    func href(for url: String, line: Int, column: Int) -> String? {
+        guard let (target, href) = site.resolve(url, in: job) else { return nil }
+        facts.append(LinkFact(target: target, url: url, line: line, column: column))
+        return href
+    }
+}
