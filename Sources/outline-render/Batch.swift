@@ -148,7 +148,9 @@ private final class Tally: @unchecked Sendable {
                 : ["\(written) written", "\(unchanged) unchanged", "\(failed) failed"]
             if skipped > 0 { parts.append("\(skipped) skipped") }
             if assetsCopied + assetsUnchanged > 0 {
-                parts.append(check ? "\(assetsUnchanged) assets up to date" : "\(assetsCopied) assets copied, \(assetsUnchanged) unchanged")
+                parts.append(check
+                    ? "\(assetsUnchanged) \(assetsUnchanged == 1 ? "asset" : "assets") up to date"
+                    : "\(assetsCopied) \(assetsCopied == 1 ? "asset" : "assets") copied, \(assetsUnchanged) unchanged")
             }
             return "\(files) \(files == 1 ? "file" : "files")\(check ? " checked" : ""): " + parts.joined(separator: ", ")
         }

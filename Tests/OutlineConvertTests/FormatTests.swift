@@ -32,6 +32,7 @@ import Testing
         let html = try Support.tool(examples, "-o", "site", cwd: dir)
         #expect(html.status == 0, "\(html.stderr)")
         #expect(Support.outputs(dir.appending(path: "site")) == [
+            "docs/guide/configure.html", "docs/guide/install.html", "docs/images/logo.png", "docs/index.html", "docs/reference.html",
             "json/products.html", "opml/products.html", "people.html", "plist/products.html", "products.html", "xml/products.html",
         ])
         let json = try Support.tool(examples, "-o", "json", "-t", "json", cwd: dir)

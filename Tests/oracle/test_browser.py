@@ -156,6 +156,23 @@ def test_a_deep_link_opens_collapsed_ancestors(browser, pages):
     assert browser.execute_script("const r = document.getElementById('leaf').getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight")
 
 
+def test_a_link_to_another_page_opens_the_closed_sections_around_its_target(browser, tmp_path):
+    """Examples/docs as a site: index.md links to guide/configure.md#fast, inside the
+    closed "Advanced" section of the configure page."""
+    run(EXAMPLES / "docs", "-o", tmp_path / "site", "--index", check=False)
+    browser.get((tmp_path / "site" / "index.html").as_uri())
+    link = browser.find_element(By.PARTIAL_LINK_TEXT, "flag")
+    assert link.get_attribute("href").endswith("guide/configure.html#fast")
+    link.click()
+    assert browser.current_url.endswith("guide/configure.html#fast")
+    assert state(browser)["advanced"]
+    assert visible(browser, "fast")
+    assert browser.execute_script("const r = document.getElementById('fast').getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight")
+    # And back to the index through the page's own link.
+    browser.find_element(By.CSS_SELECTOR, ".outline-index a").click()
+    assert browser.current_url.endswith("site/index.html")
+
+
 def test_the_accordion_closes_siblings(browser, pages):
     browser.get(pages["people-accordion"])
     assert not any(state(browser).values())

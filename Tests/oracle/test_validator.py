@@ -32,6 +32,11 @@ def test_example_pages_and_a_large_real_page_are_valid(tmp_path):
         output = tmp_path / f"page{index}.html"
         run(source, "-o", output, *arguments)
         files.append(str(output))
+    # A docs site, pages and index (the tree's own, and a generated one).
+    run(EXAMPLES / "docs", "-o", tmp_path / "site", "--index", check=False)
+    run(EXAMPLES / "docs" / "guide", "-o", tmp_path / "guide-site", "--index")
+    files += sorted(str(p) for p in (tmp_path / "site").rglob("*.html")) + sorted(str(p) for p in (tmp_path / "guide-site").rglob("*.html"))
+    assert any(f.endswith("guide-site/index.html") for f in files)
     checker = CHECKER
     result = subprocess.run(
         [checker, "--format", "gnu", "--also-check-css", "--ignore-re", *IGNORED, "--", *files],
