@@ -34,12 +34,16 @@ public struct PageFacts: Sendable, Equatable {
     }
 
     init?(encoded: String) {
-        let parts = encoded.split(separator: Self.part, omittingEmptySubsequences: false)
+        // Split as bytes: a record holds thousands of these.
+        func fields(_ bytes: Substring.UTF8View.SubSequence, _ separator: Character) -> [String] {
+            bytes.split(separator: separator.asciiValue ?? 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        }
+        let parts = encoded.utf8.split(separator: Self.part.asciiValue ?? 0, omittingEmptySubsequences: false)
         guard let first = parts.first else { return nil }
-        ids = first.isEmpty ? [] : first.split(separator: Self.field, omittingEmptySubsequences: false).map(String.init)
+        ids = first.isEmpty ? [] : fields(first, Self.field)
         links = []
         for part in parts.dropFirst() {
-            let fields = part.split(separator: Self.field, omittingEmptySubsequences: false).map(String.init)
+            let fields = fields(part, Self.field)
             guard fields.count == 6, let line = Int(fields[4]), let column = Int(fields[5]) else { return nil }
             let target: LinkFact.Target
             switch fields[0] {
