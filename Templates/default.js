@@ -54,4 +54,171 @@
   }
   window.addEventListener("hashchange", reveal);
   if (location.hash) reveal();
+
+  // The filter: sections whose title or text hold every word typed (case and accents
+  // aside) open with their ancestors, their matches marked; the others close. Clearing the
+  // field or Escape brings back the state from before.
+  var field = document.getElementById("outline-render:filter");
+  var count = document.querySelector(".outline-filter-count");
+  var fold = function (text) { return text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase(); };
+  var entries = null;  // each section (or plain entry) and its own text, folded; built on first use
+  var saved = null;    // the open/closed state from before the filter
+  function ownText(element) {
+    // A section's title and body, without its nested sections or its permalink.
+    var parts = [];
+    (function walk(node) {
+      for (var child = node.firstChild; child; child = child.nextSibling) {
+        if (child.nodeType === 3) parts.push(child.data);
+        else if (child.nodeType === 1 && child.tagName !== "DETAILS" && !child.classList.contains("outline-permalink") &&
+                 !child.classList.contains("outline-heading")) walk(child);
+      }
+    })(element);
+    return parts.join(" ");
+  }
+  function index() {
+    entries = [];
+    document.querySelectorAll(".outline details, .outline .outline-leaf").forEach(function (element) {
+      entries.push({ element: element, text: fold(ownText(element)) });
+    });
+  }
+  // Each text split for marking: the original node and what replaced it, to put it back.
+  var marked = [];
+  var markLimit = 1500;  // marks at the most: a one-letter filter would mark every letter
+  function unmark() {
+    marked.forEach(function (m) {
+      var first = m.pieces[0];
+      if (!first.parentNode) return;
+      first.parentNode.insertBefore(m.original, first);
+      m.pieces.forEach(function (piece) { piece.remove(); });
+    });
+    marked = [];
+    markCount = 0;
+  }
+  var markCount = 0;
+  function mark(element, words) {
+    words = words.filter(function (word) { return word.length > 1; });
+    if (!words.length || markCount >= markLimit) return;
+    var texts = [];
+    (function walk(node) {
+      for (var child = node.firstChild; child; child = child.nextSibling) {
+        if (child.nodeType === 3) texts.push(child);
+        else if (child.nodeType === 1 && child.tagName !== "DETAILS" && child.tagName !== "SCRIPT" &&
+                 !child.classList.contains("outline-permalink") && !child.classList.contains("outline-heading")) walk(child);
+      }
+    })(element);
+    texts.forEach(function (text) {
+      // Fold character by character, keeping where each folded character came from
+      // (ASCII text folds to the same length: no map needed).
+      var folded, from = null;
+      if (/^[\x00-\x7f]*$/.test(text.data)) {
+        folded = text.data.toLowerCase();
+      } else {
+        folded = "";
+        from = [];
+        for (var i = 0; i < text.data.length; i++) {
+          var f = fold(text.data[i]);
+          for (var k = 0; k < f.length; k++) { folded += f[k]; from.push(i); }
+        }
+        from.push(text.data.length);
+      }
+      var at = function (position) { return from ? from[position] : position; };
+      var ranges = [];
+      words.forEach(function (word) {
+        for (var found = folded.indexOf(word); found >= 0; found = folded.indexOf(word, found + word.length)) {
+          ranges.push([at(found), at(found + word.length)]);
+        }
+      });
+      if (!ranges.length) return;
+      ranges.sort(function (a, b) { return a[0] - b[0]; });
+      var piece = document.createDocumentFragment(), pieces = [], last = 0;
+      ranges.forEach(function (r) {
+        if (r[0] < last || markCount >= markLimit) return;
+        pieces.push(piece.appendChild(document.createTextNode(text.data.slice(last, r[0]))));
+        var m = document.createElement("mark");
+        m.className = "outline-match";
+        m.textContent = text.data.slice(r[0], r[1]);
+        pieces.push(piece.appendChild(m));
+        markCount++;
+        last = r[1];
+      });
+      pieces.push(piece.appendChild(document.createTextNode(text.data.slice(last))));
+      marked.push({ original: text, pieces: pieces });
+      text.parentNode.replaceChild(piece, text);
+    });
+  }
+  function restore() {
+    unmark();
+    if (saved) {
+      saved.forEach(function (open, details) { details.open = open; });
+      saved = null;
+      regroup();
+    }
+    count.textContent = "";
+  }
+  function filter() {
+    var started = performance.now();
+    var words = fold(field.value).split(/\s+/).filter(Boolean);
+    if (!words.length) { restore(); return; }
+    if (!entries) index();
+    unmark();
+    if (!saved) {
+      saved = new Map();
+      sections().forEach(function (d) { saved.set(d, d.open); });
+      ungroup();
+    }
+    var open = new Set(), matched = 0;
+    entries.forEach(function (entry) {
+      if (!words.every(function (word) { return entry.text.indexOf(word) >= 0; })) return;
+      matched++;
+      mark(entry.element, words);
+      for (var node = entry.element; node; node = node.parentElement) {
+        if (node.tagName === "DETAILS") open.add(node);
+      }
+    });
+    sections().forEach(function (d) {
+      // The table of contents keeps its own state.
+      if (!d.closest(".outline-toc")) d.open = open.has(d);
+    });
+    count.textContent = matched === 1 ? "1 section" : matched + " sections";
+    field.setAttribute("data-filter-ms", (performance.now() - started).toFixed(1));
+  }
+  if (field) {
+    // The text index is built before the first keystroke needs it.
+    field.addEventListener("focus", function () { if (!entries) index(); });
+    var timer = 0;
+    field.addEventListener("input", function () {
+      clearTimeout(timer);
+      timer = setTimeout(filter, 120);
+    });
+    field.addEventListener("keydown", function (event) {
+      if (event.key === "Escape") { field.value = ""; clearTimeout(timer); restore(); }
+    });
+    document.addEventListener("keydown", function (event) {
+      var target = event.target;
+      if (event.key !== "/" || event.ctrlKey || event.metaKey || event.altKey) return;
+      if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) return;
+      event.preventDefault();
+      field.focus();
+    });
+  }
+
+  // The table of contents marks the entry of the section being read.
+  var toc = document.querySelector(".outline-toc");
+  if (toc && "IntersectionObserver" in window) {
+    var links = new Map();
+    toc.querySelectorAll("a[href^='#']").forEach(function (a) { links.set(decodeURIComponent(a.getAttribute("href").slice(1)), a); });
+    var current = null;
+    var observer = new IntersectionObserver(function (seen) {
+      seen.forEach(function (entry) {
+        if (!entry.isIntersecting) return;
+        var section = entry.target.closest("details, .outline-leaf");
+        var link = section && links.get(section.id);
+        if (!link || link === current) return;
+        if (current) current.removeAttribute("aria-current");
+        link.setAttribute("aria-current", "true");
+        current = link;
+      });
+    }, { rootMargin: "0px 0px -70% 0px" });
+    document.querySelectorAll(".outline details > summary, .outline .outline-leaf").forEach(function (element) { observer.observe(element); });
+  }
 })();

@@ -81,6 +81,7 @@ struct Arguments {
             case "--fragment": try flag(); conversion.html.fragment = true; writerOptions.append(name)
             case "--unsafe": try flag(); conversion.html.unsafe = true; writerOptions.append(name)
             case "--accordion": try flag(); conversion.html.accordion = true; writerOptions.append(name)
+            case "--toc": try flag(); conversion.html.toc = true; writerOptions.append(name)
             case "--ascii": try flag(); conversion.ascii = true; writerOptions.append(name)
             case "--expand-all": try flag(); conversion.collapse.all = true
             case "--collapse-all": try flag(); conversion.collapse.all = false
@@ -189,6 +190,8 @@ struct Arguments {
                                   {{style}}, {{script}} and {{lang}} placeholders.
           --unsafe                HTML: pass raw HTML in Markdown through.
           --accordion             HTML: opening a section closes its open siblings.
+          --toc                   HTML: a table of contents, beside the outline on wide
+                                  screens (front matter 'toc: true' does it per page).
           --ascii                 Text: markers -, +, * instead of ▾, ▸, •.
           --expand-all            Every section starts open.
           --collapse-all          Every section starts closed.

@@ -65,7 +65,7 @@ import Testing
         try Support.write("<p>\n{{ content }}\n{{footer}}", to: dir.appending(path: "bad.html"))
         let bad = try Support.tool(input, "--template", dir.appending(path: "bad.html").path, "-o", dir.appending(path: "out.html").path)
         #expect(bad.status == 1)
-        #expect(bad.stderr == "\(dir.appending(path: "bad.html").path):3: error: unknown placeholder '{{footer}}'; known: {{title}}, {{content}}, {{style}}, {{script}}, {{lang}}, {{index}}\n")
+        #expect(bad.stderr == "\(dir.appending(path: "bad.html").path):3: error: unknown placeholder '{{footer}}'; known: {{title}}, {{content}}, {{style}}, {{script}}, {{lang}}, {{index}}, {{toc}}\n")
         #expect(!FileManager.default.fileExists(atPath: dir.appending(path: "out.html").path))
 
         let fragment = try Support.tool(input, "--fragment")

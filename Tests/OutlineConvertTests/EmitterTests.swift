@@ -97,7 +97,7 @@ import Testing
         let template = try PageTemplate(text: "<t>{{ title }}</t>{{content}}", path: "my.html")
         let html = try Support.convert("# A\n") { $0.html.template = template; $0.title = "Mine" }.output
         #expect(html.hasPrefix("<t>Mine</t><h1 class=\"outline-page-title\">Mine</h1>"))
-        #expect(throws: ConversionError.invalid(SourceLocation(file: "my.html", line: 2), "unknown placeholder '{{body}}'; known: {{title}}, {{content}}, {{style}}, {{script}}, {{lang}}, {{index}}")) {
+        #expect(throws: ConversionError.invalid(SourceLocation(file: "my.html", line: 2), "unknown placeholder '{{body}}'; known: {{title}}, {{content}}, {{style}}, {{script}}, {{lang}}, {{index}}, {{toc}}")) {
             try PageTemplate(text: "<p>\n{{body}}", path: "my.html")
         }
     }

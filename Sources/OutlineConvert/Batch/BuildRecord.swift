@@ -193,7 +193,7 @@ extension ConversionOptions {
             collapse.depth.map(String.init) ?? "-",
         ]
         let htmlOptions: [String] = [
-            html.fragment ? "fragment" : "-", html.unsafe ? "unsafe" : "-", html.accordion ? "accordion" : "-",
+            html.fragment ? "fragment" : "-", html.unsafe ? "unsafe" : "-", html.accordion ? "accordion" : "-", html.toc ? "toc" : "-",
             html.template?.fingerprint ?? "default",
         ]
         let templates = EmbeddedTemplates.files.keys.sorted().map { BuildRecord.hash(Array((EmbeddedTemplates.files[$0] ?? "").utf8)) }

@@ -8,6 +8,8 @@ public struct HTMLOptions: Equatable, Sendable {
     public var accordion = false
     /// A user page template to use instead of the default.
     public var template: PageTemplate?
+    /// A table of contents (`--toc`; front matter `toc: true` turns it on per document).
+    public var toc = false
 
     /// HTML options; every one off by default.
     public init(fragment: Bool = false, unsafe: Bool = false, accordion: Bool = false, template: PageTemplate? = nil) {
@@ -31,7 +33,7 @@ public struct HTMLOptions: Equatable, Sendable {
 struct HTMLEmitter: OutlineWriter {
     let name = "html"
     let extensions = ["html", "htm"]
-    let optionNames = ["--fragment", "--template", "--unsafe", "--accordion"]
+    let optionNames = ["--fragment", "--template", "--unsafe", "--accordion", "--toc"]
 
     func write(_ outline: Outline, context: WriteContext) -> (bytes: [UInt8], warnings: [Diagnostic]) {
         let page = Page(options: context.options.html, links: context.site?.links, indexLink: context.site?.indexLink)
@@ -59,16 +61,19 @@ private struct Page {
     /// In a docs site: the relative URL of its index page.
     let indexLink: String?
 
-    /// The whole page, or only the outline markup with `fragment`.
+    /// The whole page, or only the outline markup with `fragment` (the table of contents,
+    /// when there is one, first, as an element of its own).
     func render(_ outline: Outline, pageTitle: String, sizeHint: Int = 0) -> [UInt8] {
         var html = ByteBuffer(capacity: Self.estimatedSize(outline, sourceSize: sizeHint))
+        let toc = options.toc || outline.attributes["toc"]?.lowercased() == "true"
         if options.fragment {
+            if toc { TableOfContents.write(outline, into: &html) }
             writeContent(outline, into: &html)
         } else {
             let lang = outline.attributes["lang"] ?? "en"
-            (options.template ?? .default).render(title: pageTitle, lang: lang, indexLink: indexLink, into: &html) {
-                writeContent(outline, into: &$0)
-            }
+            (options.template ?? .default).render(
+                title: pageTitle, lang: lang, indexLink: indexLink, into: &html,
+                toc: { toc ? TableOfContents.write(outline, into: &$0) : () }, content: { writeContent(outline, into: &$0) })
         }
         return html.bytes
     }
@@ -138,5 +143,43 @@ private struct Page {
         html.write(" class=\"\(className)\">")
         html.write(escaping: title)
         html.write("</\(tag)>\n")
+    }
+}
+
+/// The table of contents (`--toc`): the outline's titles as nested links, built from
+/// `<details>`/`<summary>` like the outline itself, so that it collapses without script; a
+/// group starts open exactly when its section does.
+enum TableOfContents {
+    static func write(_ outline: Outline, into html: inout ByteBuffer) {
+        guard !outline.nodes.isEmpty else { return }
+        html.write("<nav class=\"outline-toc\" aria-label=\"Table of contents\">\n<details open><summary>Contents</summary>\n" as StaticString)
+        write(outline.nodes, into: &html)
+        html.write("</details>\n</nav>\n" as StaticString)
+    }
+
+    private static func write(_ nodes: [OutlineNode], into html: inout ByteBuffer) {
+        html.write("<ul>\n" as StaticString)
+        for node in nodes {
+            html.write("<li>" as StaticString)
+            if node.children.isEmpty {
+                link(node, into: &html)
+            } else {
+                html.write(node.isCollapsed ? "<details><summary>" as StaticString : "<details open><summary>" as StaticString)
+                link(node, into: &html)
+                html.write("</summary>\n" as StaticString)
+                write(node.children, into: &html)
+                html.write("</details>" as StaticString)
+            }
+            html.write("</li>\n" as StaticString)
+        }
+        html.write("</ul>\n" as StaticString)
+    }
+
+    private static func link(_ node: OutlineNode, into html: inout ByteBuffer) {
+        html.write("<a href=\"#" as StaticString)
+        html.write(escaping: node.id)
+        html.write("\">" as StaticString)
+        html.write(escaping: node.title)
+        html.write("</a>" as StaticString)
     }
 }

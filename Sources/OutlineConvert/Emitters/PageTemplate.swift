@@ -1,10 +1,11 @@
 /// An HTML page template with `{{placeholder}}`s: `{{title}}` (the page title, escaped),
 /// `{{content}}` (the outline markup), `{{style}}` (the default CSS), `{{script}}` (the
-/// default script), `{{lang}}` (the page language) and `{{index}}` (in a docs site with an
-/// index, a `<nav>` linking to it; elsewhere nothing). Any other placeholder is an error.
+/// default script), `{{lang}}` (the page language), `{{index}}` (in a docs site with an
+/// index, a `<nav>` linking to it; elsewhere nothing) and `{{toc}}` (with `--toc`, the
+/// table of contents; elsewhere nothing). Any other placeholder is an error.
 public struct PageTemplate: Equatable, Sendable {
     /// The placeholders a template may use.
-    public static let placeholders = ["title", "content", "style", "script", "lang", "index"]
+    public static let placeholders = ["title", "content", "style", "script", "lang", "index", "toc"]
 
     /// The built-in page (Templates/default.html, .css, .js).
     public static let `default` = PageTemplate(builtIn: EmbeddedTemplates.files["default.html"] ?? "{{content}}")
@@ -33,13 +34,15 @@ public struct PageTemplate: Equatable, Sendable {
     /// Writes the page, with `writeContent` appending the outline markup in place of
     /// `{{content}}` (so a large document is never copied into the page a second time).
     func render(
-        title: String, lang: String, indexLink: String? = nil, into page: inout ByteBuffer, content writeContent: (inout ByteBuffer) -> Void
+        title: String, lang: String, indexLink: String? = nil, into page: inout ByteBuffer,
+        toc writeTOC: (inout ByteBuffer) -> Void = { _ in }, content writeContent: (inout ByteBuffer) -> Void
     ) {
         for piece in pieces {
             switch piece {
             case .literal(let text): page.write(text)
             case .placeholder("title"): page.write(escaping: title)
             case .placeholder("content"): writeContent(&page)
+            case .placeholder("toc"): writeTOC(&page)
             case .placeholder("style"): page.write(EmbeddedTemplates.files["default.css"] ?? "")
             case .placeholder("script"): page.write(EmbeddedTemplates.files["default.js"] ?? "")
             case .placeholder("lang"): page.write(escaping: lang)
