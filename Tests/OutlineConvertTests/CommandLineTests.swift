@@ -201,7 +201,7 @@ import Testing
     ]
 
     /// The binary form of the example plist (made by Python's plistlib).
-    static let binaryPlist = (try? Data(contentsOf: Support.root.appending(path: "Tests/fixtures/products-binary.plist"))) ?? Data()
+    static let binaryPlist: [UInt8] = (try? Data(contentsOf: Support.root.appending(path: "Tests/fixtures/products-binary.plist"))).map { Array($0) } ?? []
 
     @Test(arguments: cases.indices)
     func badInputFailsWithALocatedErrorAndWritesNothing(index: Int) throws {
