@@ -36,17 +36,24 @@ struct JSONEmitter: OutlineWriter {
         json.write("[\n" as StaticString)
         let inner = indent.utf8.count < Self.maxIndent ? indent + "    " : indent
         for (index, node) in nodes.enumerated() {
-            json.write(indent + "  {\n")
+            // Written piece by piece: no string is built per node but the strings themselves.
+            json.write(indent)
+            json.write("  {\n" as StaticString)
             field("id", node.id, indent: inner, into: &json)
             field("title", node.title, indent: inner, into: &json)
-            json.write(inner + "\"collapsed\": " + (node.isCollapsed ? "true" : "false") + ",\n")
+            json.write(inner)
+            json.write(node.isCollapsed ? "\"collapsed\": true,\n" as StaticString : "\"collapsed\": false,\n" as StaticString)
             field("body", node.body, indent: inner, into: &json)
             if !node.attributes.isEmpty { attributes(node.attributes, indent: inner, into: &json) }
-            json.write(inner + "\"children\": ")
+            json.write(inner)
+            json.write("\"children\": " as StaticString)
             write(node.children, indent: inner, into: &json)
-            json.write("\n" + indent + (index == nodes.count - 1 ? "  }\n" : "  },\n"))
+            json.write("\n" as StaticString)
+            json.write(indent)
+            json.write(index == nodes.count - 1 ? "  }\n" as StaticString : "  },\n" as StaticString)
         }
-        json.write(indent + "]")
+        json.write(indent)
+        json.write("]" as StaticString)
     }
 
     /// About the size of the output, so the buffer is allocated once: each node's text and
@@ -64,8 +71,11 @@ struct JSONEmitter: OutlineWriter {
     }
 
     /// `"name": "value",` on its own line.
-    private func field(_ name: String, _ value: String, indent: String, into json: inout ByteBuffer) {
-        json.write(indent + "\"" + name + "\": ")
+    private func field(_ name: StaticString, _ value: String, indent: String, into json: inout ByteBuffer) {
+        json.write(indent)
+        json.write("\"" as StaticString)
+        json.write(name)
+        json.write("\": " as StaticString)
         Self.quote(value, into: &json)
         json.write(",\n" as StaticString)
     }
