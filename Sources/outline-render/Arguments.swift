@@ -23,6 +23,8 @@ struct Arguments {
     var verbose = false
     var help = false
     var version = false
+    /// `--completion-script SHELL`: print that shell's completion script.
+    var completionShell: String?
 
     /// A command line that cannot be run; exit status 2.
     struct UsageError: Error {
@@ -120,6 +122,12 @@ struct Arguments {
             case "-v", "--verbose": try flag(); verbose = true
             case "-h", "--help": try flag(); help = true
             case "--version": try flag(); version = true
+            case "--completion-script":
+                let shell = try value()
+                guard Completions.shells.contains(shell) else {
+                    throw UsageError(message: "Unknown shell '\(shell)' (expected one of: \(Completions.shells.joined(separator: ", ")))")
+                }
+                completionShell = shell
             default: throw UsageError(message: "Unknown option '\(name)'")
             }
         }
@@ -168,6 +176,28 @@ struct Arguments {
         return lines.joined(separator: "\n" + String(repeating: " ", count: indent))
     }
 
+    /// Each option of the help text: its names (`-o`, `--output`) and its value's
+    /// placeholder (`path`), if it takes one. The completion scripts and the man page test
+    /// read the options from here, so they cannot drift from `--help`.
+    static var options: [(names: [String], value: String?)] {
+        help.split(separator: "\n").compactMap { line -> ([String], String?)? in
+            guard line.hasPrefix("  -") else { return nil }
+            let words = line.dropFirst(2).split(separator: " ")
+            var names: [String] = []
+            var value: String?
+            for word in words {
+                if word.hasPrefix("-") && value == nil {
+                    names.append(String(word.trimmingCharacters(in: CharacterSet(charactersIn: ","))))
+                } else if word.hasPrefix("<"), word.hasSuffix(">"), value == nil {
+                    value = String(word.dropFirst().dropLast())
+                } else {
+                    break
+                }
+            }
+            return names.isEmpty ? nil : (names, value)
+        }
+    }
+
     static let usage = "outline-render [<options>] [<input> ...] [-o <output>]"
 
     static var help: String { """
@@ -187,7 +217,8 @@ struct Arguments {
           --title <text>          The document's title.
           --fragment              HTML: only the outline markup, no page around it.
           --template <file>       HTML: a page template with {{title}}, {{content}},
-                                  {{style}}, {{script}} and {{lang}} placeholders.
+                                  {{style}}, {{script}}, {{lang}}, {{index}} and
+                                  {{toc}} placeholders.
           --unsafe                HTML: pass raw HTML in Markdown through.
           --accordion             HTML: opening a section closes its open siblings.
           --toc                   HTML: a table of contents, beside the outline on wide
@@ -216,6 +247,8 @@ struct Arguments {
                                   Actions annotations). (default: gnu)
           -q, --quiet             No warnings, progress or summary; errors only.
           -v, --verbose           Say what is written, unchanged and skipped.
+          --completion-script <shell>
+                                  Print the completion script for bash, zsh or fish.
           --version               Show the version.
           -h, --help              Show help information.
 

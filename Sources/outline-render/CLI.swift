@@ -30,6 +30,10 @@ struct CLI {
             print(Arguments.help, terminator: "")
             return 0
         }
+        if let shell = parsed.completionShell {
+            print(Completions.script(for: shell), terminator: "")
+            return 0
+        }
         if parsed.version {
             print("outline-render \(Self.version)")
             return 0

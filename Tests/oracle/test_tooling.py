@@ -1,0 +1,117 @@
+"""The tool fits in: its man page is current and lists every option, its completion
+scripts work in real bash, zsh and fish, and scripts/install puts everything where each
+tool looks and takes exactly that away again."""
+import os
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from conftest import ROOT, TOOL, run
+
+HELP = run("--help").stdout
+OPTIONS = sorted(set(re.findall(r"^  (-\w|--[\w-]+)(?:, (--[\w-]+))?", HELP, re.M)))
+NAMES = sorted({name for pair in OPTIONS for name in pair if name})
+
+
+def test_the_man_page_is_rendered_from_its_markdown_by_cmark():
+    result = subprocess.run([ROOT / "scripts" / "man", "--check"], capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_man_page_has_every_option_and_section():
+    page = (ROOT / "docs" / "outline-render.1").read_text()
+    text = page.replace("\\-", "-")
+    assert len(NAMES) >= 30
+    for name in NAMES:
+        assert re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text), f"{name} is not in the man page"
+    for section in ["NAME", "SYNOPSIS", "DESCRIPTION", "OPTIONS", "FORMATS", "COLLAPSE RULES", "EXIT STATUS", "EXAMPLES", "SEE ALSO"]:
+        assert f".SH\n{section}\n" in page, section
+    if shutil.which("man"):
+        shown = subprocess.run(["man", "-l", str(ROOT / "docs" / "outline-render.1")], capture_output=True, text=True,
+                               env={**os.environ, "MANWIDTH": "80"})
+        assert "outline-render [options]" in shown.stdout and ".PD" not in shown.stdout
+
+
+def bash_complete(words, cwd):
+    """What bash offers for the last word of `words`, through the completion function."""
+    script = run("--completion-script", "bash").stdout
+    line = " ".join(words)
+    program = f"""{script}
+COMP_WORDS=({line})
+COMP_CWORD={len(words) - 1}
+_outline_render
+printf '%s\\n' "${{COMPREPLY[@]}}"
+"""
+    result = subprocess.run(["bash", "--norc", "-c", program], cwd=cwd, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    return sorted(filter(None, result.stdout.splitlines()))
+
+
+def test_bash_completes_options_formats_and_inputs(tmp_path):
+    (tmp_path / "notes.md").write_text("# A\n")
+    (tmp_path / "cat.plist").write_text("<plist/>")
+    (tmp_path / "image.png").write_bytes(b"x")
+    (tmp_path / "docs").mkdir()
+    assert bash_complete(["outline-render", "--to", ""], tmp_path) == sorted(["html", "text", "json", "markdown", "xml", "opml", "plist"])
+    assert bash_complete(["outline-render", "-f", "o"], tmp_path) == ["opml"]
+    assert bash_complete(["outline-render", "--error-format", ""], tmp_path) == ["github", "gnu"]
+    assert "--collapse-depth" in bash_complete(["outline-render", "--coll"], tmp_path)
+    assert bash_complete(["outline-render", "--str"], tmp_path) == ["--strict"]
+    assert bash_complete(["outline-render", ""], tmp_path) == ["cat.plist", "docs", "notes.md"]
+    assert bash_complete(["outline-render", "-o", ""], tmp_path) == ["cat.plist", "docs", "image.png", "notes.md"]
+
+
+@pytest.mark.skipif(not shutil.which("zsh"), reason="zsh is not installed")
+def test_zsh_accepts_the_completion_function(tmp_path):
+    """zsh parses the script and autoloads it as a completion function; its _arguments
+    spec offers every option and the format names. (Driving zsh's completion widgets
+    needs a terminal, so what is offered is read from the spec.)"""
+    functions = tmp_path / "functions"
+    functions.mkdir()
+    script = run("--completion-script", "zsh").stdout
+    (functions / "_outline-render").write_text(script)
+    assert subprocess.run(["zsh", "-n", functions / "_outline-render"], capture_output=True).returncode == 0
+    program = f"fpath=({functions} $fpath); autoload -Uz compinit && compinit -u -D; print -- $_comps[outline-render]"
+    result = subprocess.run(["zsh", "-f", "-c", program], capture_output=True, text=True, cwd=tmp_path)
+    assert result.stdout.strip() == "_outline-render", result.stdout + result.stderr
+    assert ":format:(html text json markdown xml opml plist)" in script
+    for name in NAMES:
+        assert name in script
+
+
+@pytest.mark.skipif(not shutil.which("fish"), reason="fish is not installed")
+def test_fish_completes_options_and_formats(tmp_path):
+    script = tmp_path / "outline-render.fish"
+    script.write_text(run("--completion-script", "fish").stdout)
+    def complete(line):
+        result = subprocess.run(["fish", "--no-config", "-c", f"source {script}; complete -C '{line}'"],
+                                capture_output=True, text=True, cwd=tmp_path)
+        assert result.returncode == 0, result.stderr
+        return [l.split("\t")[0] for l in result.stdout.splitlines()]
+    assert {"html", "markdown", "opml", "plist"} <= set(complete("outline-render --to "))
+    assert "--strict" in complete("outline-render --str")
+
+
+def test_an_unknown_shell_is_bad_usage():
+    result = run("--completion-script", "tcsh", check=False)
+    assert result.returncode == 2 and "Unknown shell 'tcsh'" in result.stderr
+
+
+def test_install_and_uninstall_into_a_prefix(tmp_path):
+    prefix = tmp_path / "prefix"
+    (prefix / "bin").mkdir(parents=True)
+    (prefix / "bin" / "other-tool").write_text("not ours")
+    installed = subprocess.run([ROOT / "scripts" / "install", prefix], capture_output=True, text=True)
+    assert installed.returncode == 0, installed.stderr
+    expected = ["bin/other-tool", "bin/outline-render", "share/bash-completion/completions/outline-render",
+                "share/fish/vendor_completions.d/outline-render.fish", "share/man/man1/outline-render.1",
+                "share/zsh/site-functions/_outline-render"]
+    assert sorted(str(p.relative_to(prefix)) for p in prefix.rglob("*") if p.is_file()) == expected
+    version = subprocess.run([prefix / "bin" / "outline-render", "--version"], capture_output=True, text=True)
+    assert version.stdout.startswith("outline-render ")
+    assert (prefix / "share/man/man1/outline-render.1").read_text() == (ROOT / "docs" / "outline-render.1").read_text()
+    removed = subprocess.run([ROOT / "scripts" / "install", "--uninstall", prefix], capture_output=True, text=True)
+    assert removed.returncode == 0
+    assert sorted(str(p.relative_to(prefix)) for p in prefix.rglob("*") if p.is_file()) == ["bin/other-tool"]
