@@ -17,6 +17,7 @@ struct Arguments {
     var strict = false
     var cacheDirectory: String?
     var noCache = false
+    var watch = false
     var index = false
     var errorFormat = Reporter.Format.gnu
     var quiet = false
@@ -111,6 +112,7 @@ struct Arguments {
             case "--strict": try flag(); strict = true
             case "--cache-dir": cacheDirectory = try value()
             case "--no-cache": try flag(); noCache = true
+            case "--watch": try flag(); watch = true
             case "--index": try flag(); index = true
             case "--error-format":
                 let text = try value()
@@ -243,6 +245,8 @@ struct Arguments {
                                   (default: $XDG_CACHE_HOME/outline-render, else
                                   ~/.cache/outline-render)
           --no-cache              Keep no record: every file is converted every time.
+          --watch                 Convert, then convert again what changes (and remove
+                                  the outputs of deleted inputs) until Ctrl-C.
           --error-format <format> gnu (path:line:column: error: …) or github (GitHub
                                   Actions annotations). (default: gnu)
           -q, --quiet             No warnings, progress or summary; errors only.

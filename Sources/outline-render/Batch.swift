@@ -10,13 +10,17 @@ struct Batch {
     let reporter: Reporter
     let temporaries: TemporaryFiles
 
-    func run() -> Int32 {
+    func run() -> Int32 { runReturningJobs().status }
+
+    /// Runs the batch; also says which jobs it had (for `--watch`, to remove the outputs
+    /// of inputs that are gone).
+    func runReturningJobs() -> (status: Int32, jobs: [BatchJob]) {
         let plan: BatchPlan
         do {
             plan = try BatchPlan(inputs: parsed.inputs, outputDirectory: outputDirectory, format: options.to)
         } catch {
             printError("Error: \(error)")
-            return 2
+            return (2, [])
         }
         for skipped in plan.skipped { reporter.note("\(skipped.path): skipped: \(skipped.reason)") }
         plan.failures.forEach(reporter.error)
@@ -56,7 +60,7 @@ struct Batch {
         if parsed.index { writeIndex(tally.pages, runner: runner, tally: tally) }
         if !parsed.check { record?.save(temporaries: temporaries) }
         reporter.summary(tally.summary(check: parsed.check, skipped: plan.skipped.count))
-        return tally.failed + tally.stale + tally.missing + reporter.promoted > 0 ? 1 : 0
+        return (tally.failed + tally.stale + tally.missing + reporter.promoted > 0 ? 1 : 0, plan.jobs)
     }
 
     /// This program's own file (size and time): a rebuilt outline-render may write other bytes.

@@ -61,6 +61,9 @@ struct CLI {
         }
         let undecodableFailed: Int32 = parsed.undecodableInputs.isEmpty ? 0 : 1
 
+        if parsed.watch && (parsed.output == nil || parsed.check || parsed.inputs.contains("-")) {
+            return usageError("'--watch' needs '-o' and input files or folders, and does not go with '--check'")
+        }
         if parsed.isBatch {
             guard let output = parsed.output else {
                 return usageError("Converting a folder or several inputs needs '-o <folder>'")
@@ -69,10 +72,14 @@ struct CLI {
                 return usageError("'--index' writes an HTML page; it needs HTML output")
             }
             let batch = Batch(parsed: parsed, options: options, outputDirectory: output, reporter: reporter, temporaries: temporaries)
+            if parsed.watch { watch(batch, output: output, reporter: reporter) }
             return max(batch.run(), undecodableFailed)
         }
         if parsed.index { return usageError("'--index' is for folders and several inputs") }
         guard let input = parsed.inputs.first else { return undecodableFailed }
+        if parsed.watch, let output = parsed.output {
+            watch(input, to: output, options: options, parsed: parsed, reporter: reporter, temporaries: temporaries)
+        }
         return convertOne(input, to: parsed.output, options: options, parsed: parsed, reporter: reporter, temporaries: temporaries)
     }
 
@@ -107,6 +114,51 @@ struct CLI {
         } catch {
             return 1
         }
+    }
+
+    // MARK: - Watch
+
+    /// `--watch` with a folder or several inputs: the batch again on every change (its
+    /// build record skips what did not change), and the outputs of inputs that are gone
+    /// removed. Runs until a signal ends the process (which removes temporary files).
+    private func watch(_ batch: Batch, output: String, reporter: Reporter) -> Never {
+        let roots = batch.parsed.inputs.map { Self.isDirectory($0) ? $0 : Path.parent($0) }
+        let watcher = FolderWatcher(roots: roots, excluding: output)
+        watcher.start()
+        var jobs = batch.runReturningJobs().jobs
+        reporter.summary("watching \(roots.map(Quote.oneLine).joined(separator: ", ")); Ctrl-C to stop")
+        while true {
+            watcher.waitForChange()
+            let now = batch.runReturningJobs().jobs
+            let kept = Set(now.map(\.output))
+            for job in jobs where !kept.contains(job.output) && unlink(job.output) == 0 {
+                reporter.summary("\(Quote.oneLine(job.output)): removed, \(Quote.oneLine(job.input)) is gone")
+            }
+            jobs = now
+        }
+    }
+
+    /// `--watch` with one file: converted again on every change; its output removed when
+    /// it is deleted.
+    private func watch(
+        _ input: String, to output: String, options: ConversionOptions, parsed: Arguments, reporter: Reporter, temporaries: TemporaryFiles
+    ) -> Never {
+        let watcher = FolderWatcher(roots: [Path.parent(input)], excluding: "")  // (its own writes change nothing: an unchanged output is not rewritten)
+        watcher.start()
+        while true {
+            if FileIdentity(path: input) == nil {
+                if unlink(output) == 0 { reporter.summary("\(Quote.oneLine(output)): removed, \(Quote.oneLine(input)) is gone") }
+            } else {
+                let status = convertOne(input, to: output, options: options, parsed: parsed, reporter: reporter, temporaries: temporaries)
+                reporter.summary("\(Quote.oneLine(input)) → \(Quote.oneLine(output)): \(status == 0 ? "converted" : "failed")")
+            }
+            watcher.waitForChange()
+        }
+    }
+
+    private static func isDirectory(_ path: String) -> Bool {
+        var flag: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &flag) && flag.boolValue
     }
 
     private func usageError(_ message: String) -> Int32 {

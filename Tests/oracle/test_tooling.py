@@ -115,3 +115,75 @@ def test_install_and_uninstall_into_a_prefix(tmp_path):
     removed = subprocess.run([ROOT / "scripts" / "install", "--uninstall", prefix], capture_output=True, text=True)
     assert removed.returncode == 0
     assert sorted(str(p.relative_to(prefix)) for p in prefix.rglob("*") if p.is_file()) == ["bin/other-tool"]
+
+
+def wait_for(condition, seconds=3.0):
+    """How long `condition` took to hold (fails past `seconds`)."""
+    import time
+    start = time.monotonic()
+    while not condition():
+        assert time.monotonic() - start < seconds, "timed out"
+        time.sleep(0.02)
+    return time.monotonic() - start
+
+
+def test_watch_rebuilds_what_changes_until_interrupted(tmp_path):
+    import signal
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "a.md").write_text("# A\n\ntext\n")
+    (docs / "b.md").write_text("# B\n\n[a](a.md)\n")
+    site = tmp_path / "site"
+    process = subprocess.Popen([TOOL, "docs", "-o", "site", "--watch"], cwd=tmp_path, stderr=subprocess.PIPE, text=True,
+                               env={**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")})
+    try:
+        wait_for(lambda: (site / "a.html").exists() and (site / "b.html").exists(), 10)
+        times = {}
+        (docs / "a.md").write_text("# A edited\n\ntext\n")
+        times["edit"] = wait_for(lambda: "A edited" in (site / "a.html").read_text())
+        # An editor that saves by writing a new file and renaming it over the old one.
+        (docs / ".a.md.swp").write_text("# A renamed over\n")
+        (docs / ".a.md.swp").rename(docs / "a.md")
+        times["rename over"] = wait_for(lambda: "A renamed over" in (site / "a.html").read_text())
+        (docs / "b.md").unlink()
+        times["delete"] = wait_for(lambda: not (site / "b.html").exists())
+        (docs / "new").mkdir()
+        (docs / "new" / "c.md").write_text("# C\n")
+        times["new folder"] = wait_for(lambda: (site / "new" / "c.html").exists() and "</html>" in (site / "new" / "c.html").read_text())
+        (docs / "broken.xml").write_text("<outline><oops></outline>")  # an error: reported, the watch goes on
+        (docs / "new" / "c.md").write_text("# C again\n")
+        times["after an error"] = wait_for(lambda: "C again" in (site / "new" / "c.html").read_text())
+        print("\nwatch: " + ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in times.items()))
+        assert max(times.values()) < 2.0
+        assert sorted(str(p.relative_to(site)) for p in site.rglob("*") if p.is_file()) == ["a.html", "new/c.html"]
+    finally:
+        process.send_signal(signal.SIGINT)
+        _, stderr = process.communicate(timeout=10)
+    assert process.returncode == 130
+    assert "site/b.html: removed, docs/b.md is gone" in stderr
+    assert "docs/broken.xml:1:" in stderr  # reported, and the watch went on
+    assert not [p for p in site.rglob(".*")]  # no temporary file left
+
+
+def test_watch_with_the_output_inside_the_input_does_not_feed_on_itself(tmp_path):
+    import signal, time
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "a.md").write_text("# A\n")
+    process = subprocess.Popen([TOOL, "docs", "-o", "docs/_site", "--watch"], cwd=tmp_path, stderr=subprocess.PIPE, text=True,
+                               env={**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")})
+    try:
+        wait_for(lambda: (docs / "_site" / "a.html").exists(), 10)
+        (docs / "a.md").write_text("# A2\n")
+        wait_for(lambda: "A2" in (docs / "_site" / "a.html").read_text())
+        time.sleep(1.0)
+    finally:
+        process.send_signal(signal.SIGINT)
+        _, stderr = process.communicate(timeout=10)
+    # The first run, and one rebuild for the edit: the watch's own writes start none.
+    assert stderr.count(" files: ") + stderr.count(" file: ") == 2, stderr
+
+
+def test_watch_needs_an_output():
+    result = run("--watch", "x.md", check=False)
+    assert result.returncode == 2 and "'--watch' needs '-o'" in result.stderr

@@ -1,0 +1,125 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Waits for something to change in folders: a file created, written, deleted or renamed
+/// (editors that save by renaming a new file over the old one included). inotify on Linux,
+/// every folder below the roots watched (hidden ones and the output folder left out);
+/// elsewhere, or when inotify is not available, a poll of the files' sizes and times.
+final class FolderWatcher {
+    private let roots: [String]
+    private let excluded: String
+    #if canImport(Glibc)
+    private var descriptor: Int32 = -1
+    #endif
+    private var snapshot: [String: String] = [:]
+
+    /// Watches `roots` (folders, or the folders of files), leaving out `excluded` (the
+    /// output folder, whose writes are the watcher's own).
+    init(roots: [String], excluding excluded: String) {
+        self.roots = roots
+        self.excluded = excluded
+    }
+
+    deinit {
+        #if canImport(Glibc)
+        if descriptor >= 0 { close(descriptor) }
+        #endif
+    }
+
+    /// Starts watching now, so that nothing that changes from here on is missed (call it
+    /// before the first conversion).
+    func start() {
+        #if canImport(Glibc)
+        if startInotify() { return }
+        #endif
+        snapshot = Self.takeSnapshot(roots, excluding: excluded)
+    }
+
+    /// Blocks until something changed, then lets a burst of changes (a save, a checkout)
+    /// settle for 100 ms, so that it is one rebuild.
+    func waitForChange() {
+        #if canImport(Glibc)
+        if startInotify() {
+            var events = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            while poll(&events, 1, -1) <= 0 {}
+            drain()
+            while poll(&events, 1, 100) > 0 { drain() }
+            return
+        }
+        #endif
+        let before = snapshot.isEmpty ? Self.takeSnapshot(roots, excluding: excluded) : snapshot
+        while true {
+            usleep(300_000)
+            let now = Self.takeSnapshot(roots, excluding: excluded)
+            if now != before {
+                usleep(100_000)
+                snapshot = Self.takeSnapshot(roots, excluding: excluded)
+                return
+            }
+        }
+    }
+
+    #if canImport(Glibc)
+    /// One inotify instance for the watcher's life (so that what changes during a rebuild
+    /// is still queued when the rebuild ends), watching every folder now below the roots:
+    /// watching a folder again is a no-op, and new folders are added before each wait.
+    private func startInotify() -> Bool {
+        if descriptor < 0 { descriptor = inotify_init1(Int32(IN_CLOEXEC)) }
+        guard descriptor >= 0 else { return false }
+        let mask = UInt32(IN_CREATE | IN_DELETE | IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_ATTRIB
+            | IN_DELETE_SELF | IN_MOVE_SELF)
+        for folder in Self.folders(roots, excluding: excluded) { _ = inotify_add_watch(descriptor, folder, mask) }
+        return true
+    }
+
+    private func drain() {
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        _ = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+    }
+    #endif
+
+    /// Every folder below `roots` (and the roots), but hidden ones and `excluded`.
+    private static func folders(_ roots: [String], excluding excluded: String) -> [String] {
+        var found: [String] = []
+        var pending = roots
+        var seen: Set<String> = []
+        while let folder = pending.popLast() {
+            // (The output folder may appear only after the first run: resolved each time.)
+            let real = BatchPlanPaths.real(folder)
+            guard real != BatchPlanPaths.real(excluded), seen.insert(real).inserted else { continue }
+            found.append(folder)
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+            for name in names where !name.hasPrefix(".") {
+                let path = folder + "/" + name
+                var isFolder: ObjCBool = false
+                if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue { pending.append(path) }
+            }
+        }
+        return found
+    }
+
+    /// Each file's size and modification time, by path (the polling fallback).
+    private static func takeSnapshot(_ roots: [String], excluding excluded: String) -> [String: String] {
+        var files: [String: String] = [:]
+        for folder in folders(roots, excluding: excluded) {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
+                var info = stat()
+                let path = folder + "/" + name
+                if stat(path, &info) == 0 { files[path] = "\(info.st_size)-\(info.st_mtim.tv_sec)-\(info.st_mtim.tv_nsec)" }
+            }
+        }
+        return files
+    }
+}
+
+/// Real paths, for telling the output folder apart however it is spelled.
+enum BatchPlanPaths {
+    static func real(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}
