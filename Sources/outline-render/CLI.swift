@@ -143,7 +143,8 @@ struct CLI {
     private func watch(
         _ input: String, to output: String, options: ConversionOptions, parsed: Arguments, reporter: Reporter, temporaries: TemporaryFiles
     ) -> Never {
-        let watcher = FolderWatcher(roots: [Path.parent(input)], excluding: "")  // (its own writes change nothing: an unchanged output is not rewritten)
+        // (The output may sit next to the input: its own changes do not count.)
+        let watcher = FolderWatcher(roots: [Path.parent(input)], excluding: "", ignoring: [Path.lastComponent(output)])
         watcher.start()
         while true {
             if FileIdentity(path: input) == nil {

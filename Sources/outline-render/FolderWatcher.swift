@@ -11,6 +11,8 @@ import Glibc
 final class FolderWatcher {
     private let roots: [String]
     private let excluded: String
+    /// File names whose changes do not count (a single file's output, next to its input).
+    private let ignoredNames: Set<String>
     #if canImport(Glibc)
     private var descriptor: Int32 = -1
     #endif
@@ -18,9 +20,10 @@ final class FolderWatcher {
 
     /// Watches `roots` (folders, or the folders of files), leaving out `excluded` (the
     /// output folder, whose writes are the watcher's own).
-    init(roots: [String], excluding excluded: String) {
+    init(roots: [String], excluding excluded: String, ignoring ignoredNames: Set<String> = []) {
         self.roots = roots
         self.excluded = excluded
+        self.ignoredNames = ignoredNames
     }
 
     deinit {
@@ -44,9 +47,12 @@ final class FolderWatcher {
         #if canImport(Glibc)
         if startInotify() {
             var events = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            while poll(&events, 1, -1) <= 0 {}
-            drain()
-            while poll(&events, 1, 100) > 0 { drain() }
+            var relevant = false
+            while !relevant {
+                while poll(&events, 1, -1) <= 0 {}
+                relevant = drain()
+            }
+            while poll(&events, 1, 100) > 0 { _ = drain() }
             return
         }
         #endif
@@ -75,9 +81,23 @@ final class FolderWatcher {
         return true
     }
 
-    private func drain() {
+    /// Reads the queued events; whether one of them is about a file that counts (not an
+    /// ignored name, not one of the tool's own temporary files).
+    private func drain() -> Bool {
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        _ = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        guard count > 0 else { return false }
+        var relevant = false
+        var offset = 0
+        let header = MemoryLayout<inotify_event>.size
+        while offset + header <= count {
+            let length = buffer.withUnsafeBytes { Int($0.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self)) }
+            let nameBytes = buffer[(offset + header)..<min(offset + header + length, count)].prefix { $0 != 0 }
+            let name = String(decoding: nameBytes, as: UTF8.self)
+            if name.isEmpty || (!ignoredNames.contains(name) && !name.hasSuffix(".outline-render-tmp")) { relevant = true }
+            offset += header + length
+        }
+        return relevant
     }
     #endif
 

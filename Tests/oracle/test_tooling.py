@@ -184,6 +184,25 @@ def test_watch_with_the_output_inside_the_input_does_not_feed_on_itself(tmp_path
     assert stderr.count(" files: ") + stderr.count(" file: ") == 2, stderr
 
 
+def test_watch_of_one_file_next_to_its_output(tmp_path):
+    import signal, time
+    (tmp_path / "a.md").write_text("# A\n")
+    process = subprocess.Popen([TOOL, "a.md", "-o", "a.html", "--watch"], cwd=tmp_path, stderr=subprocess.PIPE, text=True)
+    try:
+        wait_for(lambda: (tmp_path / "a.html").exists(), 10)
+        (tmp_path / "a.md").write_text("# B\n")
+        wait_for(lambda: ">B<" in (tmp_path / "a.html").read_text())
+        time.sleep(0.5)
+        (tmp_path / "a.md").unlink()
+        wait_for(lambda: not (tmp_path / "a.html").exists())
+    finally:
+        process.send_signal(signal.SIGINT)
+        _, stderr = process.communicate(timeout=10)
+    # Its own output, next to it, starts no rebuild: the first run and one for the edit.
+    assert stderr.count("a.md → a.html: converted") == 2, stderr
+    assert "a.html: removed, a.md is gone" in stderr
+
+
 def test_watch_needs_an_output():
     result = run("--watch", "x.md", check=False)
     assert result.returncode == 2 and "'--watch' needs '-o'" in result.stderr
