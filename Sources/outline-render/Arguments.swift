@@ -202,7 +202,8 @@ struct Arguments {
 
     static let usage = "outline-render [<options>] [<input> ...] [-o <output>]"
 
-    static var help: String { """
+    static var help: String {
+        """
         OVERVIEW: Render collapsible outlines as HTML, text or JSON, or convert them between
         outline formats, keeping every section's initial collapse state.
 

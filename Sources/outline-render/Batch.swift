@@ -29,14 +29,20 @@ struct Batch {
         }
 
         // HTML into a folder is a docs site: links between pages, assets, the link check.
-        let site = options.to == .html
-            ? (links: SiteLinks(jobs: plan.jobs, outputDirectory: outputDirectory),
-               index: parsed.index ? Path.join(outputDirectory, "index.html") : nil)
+        let site =
+            options.to == .html
+            ? (
+                links: SiteLinks(jobs: plan.jobs, outputDirectory: outputDirectory),
+                index: parsed.index ? Path.join(outputDirectory, "index.html") : nil
+            )
             : nil
         // A site's pages depend on which files are inputs (their links point at them).
-        let inputs = site == nil ? "" : BuildRecord.hash(Array(plan.jobs.map(\.input).joined(separator: "\u{0}").utf8)) + (parsed.index ? "+index" : "")
+        let inputs =
+            site == nil ? "" : BuildRecord.hash(Array(plan.jobs.map(\.input).joined(separator: "\u{0}").utf8)) + (parsed.index ? "+index" : "")
         let key = [options.fingerprint, Self.programIdentity, inputs].joined(separator: "\u{0}")
-        let record = parsed.noCache ? nil
+        let record =
+            parsed.noCache
+            ? nil
             : BuildRecord.cacheFile(outputDirectory: outputDirectory, cacheDirectory: parsed.cacheDirectory).map { BuildRecord(path: $0, key: key) }
         if !parsed.check {
             // Earlier versions kept the record in the output folder, where a deploy published it.
@@ -48,12 +54,15 @@ struct Batch {
         let tally = Tally(keepsPages: parsed.index || site != nil, failed: plan.failures.count)
         let total = plan.jobs.count
         let reporter = reporter
-        runner.run(plan.jobs, started: { index, job in
-            reporter.progress(index + 1, of: total, job.input)
-        }, report: { result in
-            tally.add(result)
-            Self.report(result, reporter: reporter)
-        })
+        runner.run(
+            plan.jobs,
+            started: { index, job in
+                reporter.progress(index + 1, of: total, job.input)
+            },
+            report: { result in
+                tally.add(result)
+                Self.report(result, reporter: reporter)
+            })
         reporter.clearProgress()
 
         if site != nil { checkLinksAndCopyAssets(tally.pages, runner: runner, tally: tally) }
@@ -147,14 +156,16 @@ private final class Tally: @unchecked Sendable {
 
     func summary(check: Bool, skipped: Int) -> String {
         lock.withLock {
-            var parts = check
+            var parts =
+                check
                 ? ["\(upToDate) up to date", "\(stale) stale", "\(missing) missing", "\(failed) failed"]
                 : ["\(written) written", "\(unchanged) unchanged", "\(failed) failed"]
             if skipped > 0 { parts.append("\(skipped) skipped") }
             if assetsCopied + assetsUnchanged > 0 {
-                parts.append(check
-                    ? "\(assetsUnchanged) \(assetsUnchanged == 1 ? "asset" : "assets") up to date"
-                    : "\(assetsCopied) \(assetsCopied == 1 ? "asset" : "assets") copied, \(assetsUnchanged) unchanged")
+                parts.append(
+                    check
+                        ? "\(assetsUnchanged) \(assetsUnchanged == 1 ? "asset" : "assets") up to date"
+                        : "\(assetsCopied) \(assetsCopied == 1 ? "asset" : "assets") copied, \(assetsUnchanged) unchanged")
             }
             return "\(files) \(files == 1 ? "file" : "files")\(check ? " checked" : ""): " + parts.joined(separator: ", ")
         }

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Waits for something to change in folders: a file created, written, deleted or renamed
@@ -14,7 +14,7 @@ final class FolderWatcher {
     /// File names whose changes do not count (a single file's output, next to its input).
     private let ignoredNames: Set<String>
     #if canImport(Glibc)
-    private var descriptor: Int32 = -1
+        private var descriptor: Int32 = -1
     #endif
     private var snapshot: [String: String] = [:]
 
@@ -28,7 +28,7 @@ final class FolderWatcher {
 
     deinit {
         #if canImport(Glibc)
-        if descriptor >= 0 { close(descriptor) }
+            if descriptor >= 0 { close(descriptor) }
         #endif
     }
 
@@ -36,7 +36,7 @@ final class FolderWatcher {
     /// before the first conversion).
     func start() {
         #if canImport(Glibc)
-        if startInotify() { return }
+            if startInotify() { return }
         #endif
         snapshot = Self.takeSnapshot(roots, excluding: excluded)
     }
@@ -45,16 +45,16 @@ final class FolderWatcher {
     /// settle for 100 ms, so that it is one rebuild.
     func waitForChange() {
         #if canImport(Glibc)
-        if startInotify() {
-            var events = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            var relevant = false
-            while !relevant {
-                while poll(&events, 1, -1) <= 0 {}
-                relevant = drain()
+            if startInotify() {
+                var events = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                var relevant = false
+                while !relevant {
+                    while poll(&events, 1, -1) <= 0 {}
+                    relevant = drain()
+                }
+                while poll(&events, 1, 100) > 0 { _ = drain() }
+                return
             }
-            while poll(&events, 1, 100) > 0 { _ = drain() }
-            return
-        }
         #endif
         let before = snapshot.isEmpty ? Self.takeSnapshot(roots, excluding: excluded) : snapshot
         while true {
@@ -69,36 +69,37 @@ final class FolderWatcher {
     }
 
     #if canImport(Glibc)
-    /// One inotify instance for the watcher's life (so that what changes during a rebuild
-    /// is still queued when the rebuild ends), watching every folder now below the roots:
-    /// watching a folder again is a no-op, and new folders are added before each wait.
-    private func startInotify() -> Bool {
-        if descriptor < 0 { descriptor = inotify_init1(Int32(IN_CLOEXEC)) }
-        guard descriptor >= 0 else { return false }
-        let mask = UInt32(IN_CREATE | IN_DELETE | IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_ATTRIB
-            | IN_DELETE_SELF | IN_MOVE_SELF)
-        for folder in Self.folders(roots, excluding: excluded) { _ = inotify_add_watch(descriptor, folder, mask) }
-        return true
-    }
-
-    /// Reads the queued events; whether one of them is about a file that counts (not an
-    /// ignored name, not one of the tool's own temporary files).
-    private func drain() -> Bool {
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-        guard count > 0 else { return false }
-        var relevant = false
-        var offset = 0
-        let header = MemoryLayout<inotify_event>.size
-        while offset + header <= count {
-            let length = buffer.withUnsafeBytes { Int($0.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self)) }
-            let nameBytes = buffer[(offset + header)..<min(offset + header + length, count)].prefix { $0 != 0 }
-            let name = String(decoding: nameBytes, as: UTF8.self)
-            if name.isEmpty || (!ignoredNames.contains(name) && !name.hasSuffix(".outline-render-tmp")) { relevant = true }
-            offset += header + length
+        /// One inotify instance for the watcher's life (so that what changes during a rebuild
+        /// is still queued when the rebuild ends), watching every folder now below the roots:
+        /// watching a folder again is a no-op, and new folders are added before each wait.
+        private func startInotify() -> Bool {
+            if descriptor < 0 { descriptor = inotify_init1(Int32(IN_CLOEXEC)) }
+            guard descriptor >= 0 else { return false }
+            let mask = UInt32(
+                IN_CREATE | IN_DELETE | IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_ATTRIB
+                    | IN_DELETE_SELF | IN_MOVE_SELF)
+            for folder in Self.folders(roots, excluding: excluded) { _ = inotify_add_watch(descriptor, folder, mask) }
+            return true
         }
-        return relevant
-    }
+
+        /// Reads the queued events; whether one of them is about a file that counts (not an
+        /// ignored name, not one of the tool's own temporary files).
+        private func drain() -> Bool {
+            var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            guard count > 0 else { return false }
+            var relevant = false
+            var offset = 0
+            let header = MemoryLayout<inotify_event>.size
+            while offset + header <= count {
+                let length = buffer.withUnsafeBytes { Int($0.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self)) }
+                let nameBytes = buffer[(offset + header)..<min(offset + header + length, count)].prefix { $0 != 0 }
+                let name = String(decoding: nameBytes, as: UTF8.self)
+                if name.isEmpty || (!ignoredNames.contains(name) && !name.hasSuffix(".outline-render-tmp")) { relevant = true }
+                offset += header + length
+            }
+            return relevant
+        }
     #endif
 
     /// Every folder below `roots` (and the roots), but hidden ones and `excluded`.

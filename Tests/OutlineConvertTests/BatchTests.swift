@@ -124,7 +124,8 @@ import Testing
         for index in 0..<60 {
             let name = names[index % names.count]
             let ext = (name as NSString).pathExtension
-            try Support.write(try Support.read(Support.examples.appending(path: name)), to: dir.appending(path: "in/f\(index / 10)/doc\(index).\(ext)"))
+            try Support.write(
+                try Support.read(Support.examples.appending(path: name)), to: dir.appending(path: "in/f\(index / 10)/doc\(index).\(ext)"))
         }
         try Support.write("<outline><x/></outline>", to: dir.appending(path: "in/f3/broken.xml"))
         try Support.write("# warn {#d}\n# again {#d}\n", to: dir.appending(path: "in/f1/warn.md"))
@@ -182,7 +183,9 @@ import Testing
         try Support.write("# A {#x}\n# B {#x}\n", to: dir.appending(path: "docs/dup, 100%.md"))
         let result = try Support.tool("docs", "-o", "site", "--error-format", "github", cwd: dir)
         let lines = result.stderr.split(separator: "\n").map(String.init)
-        #expect(lines.contains("::error file=docs/sub/bad.xml,line=2,col=3::unknown element <bogus> in <outline>; expected <section>, <item> or a first <detail>"))
+        #expect(
+            lines.contains(
+                "::error file=docs/sub/bad.xml,line=2,col=3::unknown element <bogus> in <outline>; expected <section>, <item> or a first <detail>"))
         #expect(lines.contains("::warning file=docs/dup%2C 100%25.md,line=2::duplicate id 'x'; this one is renamed"))
         let check = try Support.tool("docs", "-o", "fresh", "--check", "--error-format=github", cwd: dir)
         #expect(check.stderr.contains("::error file=fresh/guide.html::missing: regenerate it from docs/guide.md"))
@@ -196,8 +199,11 @@ import Testing
         #expect(index.contains("<title>Index</title>"))
         #expect(index.contains("prefers-color-scheme: dark"))  // the pages' own template and style
         let links = index.components(separatedBy: "<li><a href=\"").dropFirst().map { $0.prefix { $0 != "<" } }
-        #expect(links == ["b.html\">Apple Products", "c.html\">Apple Products", "guide.html\">Apple Products",
-                          "sub/deep.html\">Deep page", "sub/outside/o.html\">Outside"])
+        #expect(
+            links == [
+                "b.html\">Apple Products", "c.html\">Apple Products", "guide.html\">Apple Products",
+                "sub/deep.html\">Deep page", "sub/outside/o.html\">Outside",
+            ])
         // A tree that makes its own index.html keeps it.
         try Support.write("# My own index\n", to: dir.appending(path: "docs/index.md"))
         #expect(try Support.tool("docs", "-o", "site", "--index", cwd: dir).status == 1)

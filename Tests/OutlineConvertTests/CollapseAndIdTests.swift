@@ -19,12 +19,21 @@ import Testing
     }
 
     @Test func idRulesBeatMarkers() throws {
-        #expect(try dump { $0.collapse.expand = ["a"]; $0.collapse.collapse = ["c", "d"] } == "[-] A #a\n  [-] B #b\n    [+] C #c\n[+] D #d")
+        #expect(
+            try dump {
+                $0.collapse.expand = ["a"]; $0.collapse.collapse = ["c", "d"]
+            } == "[-] A #a\n  [-] B #b\n    [+] C #c\n[+] D #d")
     }
 
     @Test func allBeatsEverything() throws {
-        #expect(try dump { $0.collapse.all = true; $0.collapse.collapse = ["d"] } == "[-] A #a\n  [-] B #b\n    [-] C #c\n[-] D #d")
-        #expect(try dump { $0.collapse.all = false; $0.collapse.expand = ["a"] } == "[+] A #a\n  [+] B #b\n    [+] C #c\n[+] D #d")
+        #expect(
+            try dump {
+                $0.collapse.all = true; $0.collapse.collapse = ["d"]
+            } == "[-] A #a\n  [-] B #b\n    [-] C #c\n[-] D #d")
+        #expect(
+            try dump {
+                $0.collapse.all = false; $0.collapse.expand = ["a"]
+            } == "[+] A #a\n  [+] B #b\n    [+] C #c\n[+] D #d")
     }
 
     @Test func unknownIdIsAWarning() throws {

@@ -55,7 +55,9 @@ import Testing
         let dir = try Support.temporaryDirectory()
         defer { Support.remove(dir) }
         let input = Support.examples.appending(path: "products.md").path
-        try Support.write("<html lang=\"{{lang}}\"><title>{{title}}</title><style>{{style}}</style>\n<body>{{content}}<script>{{script}}</script>", to: dir.appending(path: "page.html"))
+        try Support.write(
+            "<html lang=\"{{lang}}\"><title>{{title}}</title><style>{{style}}</style>\n<body>{{content}}<script>{{script}}</script>",
+            to: dir.appending(path: "page.html"))
         let page = try Support.tool(input, "--template", dir.appending(path: "page.html").path, "--title", "Mine & yours")
         #expect(page.status == 0)
         #expect(page.stdout.hasPrefix("<html lang=\"en\"><title>Mine &amp; yours</title><style>/* outline-render default page."))
@@ -65,7 +67,10 @@ import Testing
         try Support.write("<p>\n{{ content }}\n{{footer}}", to: dir.appending(path: "bad.html"))
         let bad = try Support.tool(input, "--template", dir.appending(path: "bad.html").path, "-o", dir.appending(path: "out.html").path)
         #expect(bad.status == 1)
-        #expect(bad.stderr == "\(dir.appending(path: "bad.html").path):3: error: unknown placeholder '{{footer}}'; known: {{title}}, {{content}}, {{style}}, {{script}}, {{lang}}, {{index}}, {{toc}}\n")
+        #expect(
+            bad.stderr
+                == "\(dir.appending(path: "bad.html").path):3: error: unknown placeholder '{{footer}}'; known: {{title}}, {{content}}, {{style}}, {{script}}, {{lang}}, {{index}}, {{toc}}\n"
+        )
         #expect(!FileManager.default.fileExists(atPath: dir.appending(path: "out.html").path))
 
         let fragment = try Support.tool(input, "--fragment")
@@ -144,24 +149,49 @@ import Testing
     static let password = (try? String(contentsOfFile: "/etc/passwd", encoding: .utf8)) ?? "root:x:0:0"
 
     static let cases: [(name: String, content: [UInt8], error: String)] = [
-        ("malformed.xml", Array("<outline>\n  <section title=\"A\">\n  </sectoin>\n</outline>\n".utf8),
-         "malformed.xml:3:13: error: Opening and ending tag mismatch: section line 2 and sectoin"),
-        ("wrongtype.plist", Array("<plist><array><dict><key>name</key><string>A</string>\n<key>items</key><dict/></dict></array></plist>".utf8),
-         "wrongtype.plist:2:17: error: sections[0].items: expected an array, found a dict"),
-        ("unknown.xml", Array("<outline>\n  <chapter title=\"x\"/>\n</outline>".utf8),
-         "unknown.xml:2:3: error: unknown element <chapter> in <outline>"),
-        ("laughs.xml", Array(("<?xml version=\"1.0\"?>\n<!DOCTYPE o [\n <!ENTITY a \"aaaaaaaaaa\">\n"
-            + (1...9).map { " <!ENTITY a\($0) \"" + String(repeating: "&a\($0 == 1 ? "" : String($0 - 1));", count: 10) + "\">\n" }.joined()
-            + "]>\n<outline title=\"&a9;\"/>\n").utf8),
-         "laughs.xml:3:25: error: entity declarations are not allowed (entity 'a')"),
-        ("xxe.plist", Array("<?xml version=\"1.0\"?>\n<!DOCTYPE plist [<!ENTITY x SYSTEM \"file:///etc/passwd\">]>\n<plist><array><string>&x;</string></array></plist>".utf8),
-         "xxe.plist:2:56: error: entity declarations are not allowed (entity 'x')"),
-        ("parameter.xml", Array("<?xml version=\"1.0\"?>\n<!DOCTYPE o [<!ENTITY % p SYSTEM \"file:///etc/passwd\"> %p;]>\n<outline/>".utf8),
-         "parameter.xml:2:54: error: entity declarations are not allowed (entity 'p')"),
-        ("deep.xml", Array(("<outline>" + String(repeating: "<section title=\"d\">", count: 100_000) + String(repeating: "</section>", count: 100_000) + "</outline>").utf8),
-         "deep.xml:1:"),
-        ("deep.plist", Array(("<plist>" + String(repeating: "<array>", count: 100_000) + String(repeating: "</array>", count: 100_000) + "</plist>").utf8),
-         "deep.plist:1:"),
+        (
+            "malformed.xml", Array("<outline>\n  <section title=\"A\">\n  </sectoin>\n</outline>\n".utf8),
+            "malformed.xml:3:13: error: Opening and ending tag mismatch: section line 2 and sectoin"
+        ),
+        (
+            "wrongtype.plist", Array("<plist><array><dict><key>name</key><string>A</string>\n<key>items</key><dict/></dict></array></plist>".utf8),
+            "wrongtype.plist:2:17: error: sections[0].items: expected an array, found a dict"
+        ),
+        (
+            "unknown.xml", Array("<outline>\n  <chapter title=\"x\"/>\n</outline>".utf8),
+            "unknown.xml:2:3: error: unknown element <chapter> in <outline>"
+        ),
+        (
+            "laughs.xml",
+            Array(
+                ("<?xml version=\"1.0\"?>\n<!DOCTYPE o [\n <!ENTITY a \"aaaaaaaaaa\">\n"
+                    + (1...9).map { " <!ENTITY a\($0) \"" + String(repeating: "&a\($0 == 1 ? "" : String($0 - 1));", count: 10) + "\">\n" }.joined()
+                    + "]>\n<outline title=\"&a9;\"/>\n").utf8),
+            "laughs.xml:3:25: error: entity declarations are not allowed (entity 'a')"
+        ),
+        (
+            "xxe.plist",
+            Array(
+                "<?xml version=\"1.0\"?>\n<!DOCTYPE plist [<!ENTITY x SYSTEM \"file:///etc/passwd\">]>\n<plist><array><string>&x;</string></array></plist>"
+                    .utf8),
+            "xxe.plist:2:56: error: entity declarations are not allowed (entity 'x')"
+        ),
+        (
+            "parameter.xml", Array("<?xml version=\"1.0\"?>\n<!DOCTYPE o [<!ENTITY % p SYSTEM \"file:///etc/passwd\"> %p;]>\n<outline/>".utf8),
+            "parameter.xml:2:54: error: entity declarations are not allowed (entity 'p')"
+        ),
+        (
+            "deep.xml",
+            Array(
+                ("<outline>" + String(repeating: "<section title=\"d\">", count: 100_000) + String(repeating: "</section>", count: 100_000)
+                    + "</outline>").utf8),
+            "deep.xml:1:"
+        ),
+        (
+            "deep.plist",
+            Array(("<plist>" + String(repeating: "<array>", count: 100_000) + String(repeating: "</array>", count: 100_000) + "</plist>").utf8),
+            "deep.plist:1:"
+        ),
         ("invalid.md", [0x23, 0x20, 0x41, 0x0A, 0x62, 0xC3, 0x28, 0x0A], "invalid.md:2:2: error: the file is not valid UTF-8"),
         ("invalid.xml", Array("<outline title=\"".utf8) + [0xFF, 0xFE] + Array("\"/>".utf8), "invalid.xml:1:"),
         ("nul.md", Array("# A\nx\0y\n".utf8), "nul.md:2:2: error: the file contains a NUL byte"),
@@ -172,36 +202,69 @@ import Testing
         ("random.xml", (0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ ($0 >> 3) &* 31) }, "random.xml:1:"),
         ("cut.plist", Array("<?xml version=\"1.0\"?>\n<plist><array><dict><key>name</key><str".utf8), "cut.plist:2:"),
         ("cut.md", Array("# A\n\u{E9}".utf8).dropLast(), "cut.md:2:1: error: the file is not valid UTF-8"),
-        ("malformed.opml", Array("<opml version=\"2.0\"><body>\n<outline text=\"a\">\n</body></opml>".utf8),
-         "malformed.opml:3:8: error: Opening and ending tag mismatch: outline line 2 and body"),
-        ("notext.opml", Array("<opml version=\"2.0\">\n<body>\n  <outline _note=\"x\"/>\n</body></opml>".utf8),
-         "notext.opml:3:3: error: an <outline> needs a text attribute"),
+        (
+            "malformed.opml", Array("<opml version=\"2.0\"><body>\n<outline text=\"a\">\n</body></opml>".utf8),
+            "malformed.opml:3:8: error: Opening and ending tag mismatch: outline line 2 and body"
+        ),
+        (
+            "notext.opml", Array("<opml version=\"2.0\">\n<body>\n  <outline _note=\"x\"/>\n</body></opml>".utf8),
+            "notext.opml:3:3: error: an <outline> needs a text attribute"
+        ),
         ("nobody.opml", Array("<opml version=\"2.0\"><head/></opml>".utf8), "nobody.opml:1:1: error: an OPML file needs a <body>"),
-        ("xxe.opml", Array("<?xml version=\"1.0\"?>\n<!DOCTYPE opml [<!ENTITY x SYSTEM \"file:///etc/passwd\">]>\n<opml><body><outline text=\"&x;\"/></body></opml>".utf8),
-         "xxe.opml:2:55: error: entity declarations are not allowed (entity 'x')"),
-        ("laughs.opml", Array(("<?xml version=\"1.0\"?>\n<!DOCTYPE opml [\n <!ENTITY a \"aaaaaaaaaa\">\n"
-            + (1...9).map { " <!ENTITY a\($0) \"" + String(repeating: "&a\($0 == 1 ? "" : String($0 - 1));", count: 10) + "\">\n" }.joined()
-            + "]>\n<opml><body><outline text=\"&a9;\"/></body></opml>\n").utf8),
-         "laughs.opml:3:25: error: entity declarations are not allowed (entity 'a')"),
-        ("deep.opml", Array(("<opml><body>" + String(repeating: "<outline text=\"d\">", count: 100_000) + String(repeating: "</outline>", count: 100_000) + "</body></opml>").utf8),
-         "deep.opml:1:"),
-        ("version.json", Array("{\"version\": 2,\n \"body\": \"\", \"sections\": []}".utf8),
-         "version.json:1:13: error: version: only version 1 is known, found 2"),
-        ("type.json", Array("{\"version\": 1, \"body\": \"\", \"sections\": [\n  {\"title\": \"A\", \"children\": [{\"title\": \"B\", \"collapsed\": \"yes\"}]}]}".utf8),
-         "type.json:2:59: error: sections[0].children[0].collapsed: expected a boolean, found a string"),
+        (
+            "xxe.opml",
+            Array(
+                "<?xml version=\"1.0\"?>\n<!DOCTYPE opml [<!ENTITY x SYSTEM \"file:///etc/passwd\">]>\n<opml><body><outline text=\"&x;\"/></body></opml>"
+                    .utf8),
+            "xxe.opml:2:55: error: entity declarations are not allowed (entity 'x')"
+        ),
+        (
+            "laughs.opml",
+            Array(
+                ("<?xml version=\"1.0\"?>\n<!DOCTYPE opml [\n <!ENTITY a \"aaaaaaaaaa\">\n"
+                    + (1...9).map { " <!ENTITY a\($0) \"" + String(repeating: "&a\($0 == 1 ? "" : String($0 - 1));", count: 10) + "\">\n" }.joined()
+                    + "]>\n<opml><body><outline text=\"&a9;\"/></body></opml>\n").utf8),
+            "laughs.opml:3:25: error: entity declarations are not allowed (entity 'a')"
+        ),
+        (
+            "deep.opml",
+            Array(
+                ("<opml><body>" + String(repeating: "<outline text=\"d\">", count: 100_000) + String(repeating: "</outline>", count: 100_000)
+                    + "</body></opml>").utf8),
+            "deep.opml:1:"
+        ),
+        (
+            "version.json", Array("{\"version\": 2,\n \"body\": \"\", \"sections\": []}".utf8),
+            "version.json:1:13: error: version: only version 1 is known, found 2"
+        ),
+        (
+            "type.json",
+            Array(
+                "{\"version\": 1, \"body\": \"\", \"sections\": [\n  {\"title\": \"A\", \"children\": [{\"title\": \"B\", \"collapsed\": \"yes\"}]}]}"
+                    .utf8),
+            "type.json:2:59: error: sections[0].children[0].collapsed: expected a boolean, found a string"
+        ),
         ("syntax.json", Array("{\"version\": 1,\n \"sections\": [,]}".utf8), "syntax.json:2:15: error: unexpected ','; a value was expected"),
-        ("deep.json", Array(("{\"version\": 1, \"sections\": " + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "}").utf8),
-         "deep.json:1:"),
+        (
+            "deep.json",
+            Array(("{\"version\": 1, \"sections\": " + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "}").utf8),
+            "deep.json:1:"
+        ),
         ("cut.json", Array("{\"version\": 1, \"sections\": [{\"title\": \"A".utf8), "cut.json:1:39: error: unterminated string"),
         ("truncated.plist", Array(Self.binaryPlist.prefix(Self.binaryPlist.count - 20)), "truncated.plist: error: not a valid binary plist"),
-        ("bad.plist", Array("{\n  title = \"T\";\n  sections = ( { name = A } );\n}".utf8),
-         "bad.plist:3:27: error: ';' was expected after the value of 'name'"),
-        ("openstep.plist", Array("( { name = A; collapsed = maybe; } )".utf8),
-         "openstep.plist:1:27: error: sections[0].collapsed: expected YES or NO, found 'maybe'"),
+        (
+            "bad.plist", Array("{\n  title = \"T\";\n  sections = ( { name = A } );\n}".utf8),
+            "bad.plist:3:27: error: ';' was expected after the value of 'name'"
+        ),
+        (
+            "openstep.plist", Array("( { name = A; collapsed = maybe; } )".utf8),
+            "openstep.plist:1:27: error: sections[0].collapsed: expected YES or NO, found 'maybe'"
+        ),
     ]
 
     /// The binary form of the example plist (made by Python's plistlib).
-    static let binaryPlist: [UInt8] = (try? Data(contentsOf: Support.root.appending(path: "Tests/fixtures/products-binary.plist"))).map { Array($0) } ?? []
+    static let binaryPlist: [UInt8] =
+        (try? Data(contentsOf: Support.root.appending(path: "Tests/fixtures/products-binary.plist"))).map { Array($0) } ?? []
 
     @Test(arguments: cases.indices)
     func badInputFailsWithALocatedErrorAndWritesNothing(index: Int) throws {

@@ -26,44 +26,58 @@ import Testing
 
     @Test func htmlDetailsOpenExactlyWhenExpanded() throws {
         let html = try Support.convert(markdown) { $0.html.fragment = true }.output
-        #expect(html == """
-            <h1 class="outline-page-title">Doc &amp; Co</h1>
-            <p>Intro with <em>emphasis</em>.</p>
-            <h2 class="outline-heading">Open</h2>
-            <details id="open" open><summary><span class="outline-title outline-level-2">Open</span><a class="outline-permalink" href="#open" aria-label="Link to this section">#</a></summary>
-            <p>Body <strong>bold</strong> <a href="https://x.org">link</a>.</p>
-            <ul>
-            <li>one</li>
-            <li>two</li>
-            </ul>
-            <h3 id="leaf" class="outline-leaf">Leaf</h3>
-            </details>
-            <h2 class="outline-heading">Closed</h2>
-            <details id="closed"><summary><span class="outline-title outline-level-2">Closed</span><a class="outline-permalink" href="#closed" aria-label="Link to this section">#</a></summary>
-            <p>hidden body</p>
-            <h3 class="outline-heading">Hidden child</h3>
-            <details id="hidden-child" open><summary><span class="outline-title outline-level-3">Hidden child</span><a class="outline-permalink" href="#hidden-child" aria-label="Link to this section">#</a></summary>
-            <p>text</p>
-            </details>
-            </details>
+        #expect(
+            html == """
+                <h1 class="outline-page-title">Doc &amp; Co</h1>
+                <p>Intro with <em>emphasis</em>.</p>
+                <h2 class="outline-heading">Open</h2>
+                <details id="open" open><summary><span class="outline-title outline-level-2">Open</span><a class="outline-permalink" href="#open" aria-label="Link to this section">#</a></summary>
+                <p>Body <strong>bold</strong> <a href="https://x.org">link</a>.</p>
+                <ul>
+                <li>one</li>
+                <li>two</li>
+                </ul>
+                <h3 id="leaf" class="outline-leaf">Leaf</h3>
+                </details>
+                <h2 class="outline-heading">Closed</h2>
+                <details id="closed"><summary><span class="outline-title outline-level-2">Closed</span><a class="outline-permalink" href="#closed" aria-label="Link to this section">#</a></summary>
+                <p>hidden body</p>
+                <h3 class="outline-heading">Hidden child</h3>
+                <details id="hidden-child" open><summary><span class="outline-title outline-level-3">Hidden child</span><a class="outline-permalink" href="#hidden-child" aria-label="Link to this section">#</a></summary>
+                <p>text</p>
+                </details>
+                </details>
 
-            """)
+                """)
     }
 
     @Test func htmlWithoutATitleStartsAtH1AndDeepLevelsUseAriaLevel() throws {
-        let xml = "<outline>" + String(repeating: "<section title=\"s\">", count: 8) + "<item title=\"x\"/>" + String(repeating: "</section>", count: 8) + "</outline>"
+        let xml =
+            "<outline>" + String(repeating: "<section title=\"s\">", count: 8) + "<item title=\"x\"/>" + String(repeating: "</section>", count: 8)
+            + "</outline>"
         let html = try Support.convert(xml, file: "t.xml") { $0.html.fragment = true }.output
-        #expect(html.hasPrefix("<h1 class=\"outline-heading\">s</h1>\n<details id=\"s\" open><summary><span class=\"outline-title outline-level-1\">s</span>"))
-        #expect(html.contains("<h6 class=\"outline-heading\">s</h6>\n<details id=\"s-5\" open><summary><span class=\"outline-title outline-level-6\">s</span>"))
-        #expect(html.contains("<div role=\"heading\" aria-level=\"7\" class=\"outline-heading\">s</div>\n<details id=\"s-6\" open><summary><span class=\"outline-title outline-level-6\">s</span>"))
+        #expect(
+            html.hasPrefix(
+                "<h1 class=\"outline-heading\">s</h1>\n<details id=\"s\" open><summary><span class=\"outline-title outline-level-1\">s</span>"))
+        #expect(
+            html.contains(
+                "<h6 class=\"outline-heading\">s</h6>\n<details id=\"s-5\" open><summary><span class=\"outline-title outline-level-6\">s</span>"))
+        #expect(
+            html.contains(
+                "<div role=\"heading\" aria-level=\"7\" class=\"outline-heading\">s</div>\n<details id=\"s-6\" open><summary><span class=\"outline-title outline-level-6\">s</span>"
+            ))
         #expect(html.contains("<div role=\"heading\" aria-level=\"9\" id=\"x\" class=\"outline-leaf\">x</div>"))
     }
 
     @Test func titlesAndTextAreAlwaysEscaped() throws {
-        let xml = "<outline title=\"&lt;script&gt;\"><section title=\"a &quot;q&quot; &amp; &lt;b&gt;\" id=\"x&quot;y\"><detail>&lt;img src=x onerror=alert(1)&gt;</detail></section></outline>"
+        let xml =
+            "<outline title=\"&lt;script&gt;\"><section title=\"a &quot;q&quot; &amp; &lt;b&gt;\" id=\"x&quot;y\"><detail>&lt;img src=x onerror=alert(1)&gt;</detail></section></outline>"
         let html = try Support.convert(xml, file: "t.xml").output
         #expect(html.contains("<title>&lt;script&gt;</title>"))
-        #expect(html.contains("<h2 class=\"outline-heading\">a &quot;q&quot; &amp; &lt;b&gt;</h2>\n<details id=\"x&quot;y\" open><summary><span class=\"outline-title outline-level-2\">a &quot;q&quot; &amp; &lt;b&gt;</span>"))
+        #expect(
+            html.contains(
+                "<h2 class=\"outline-heading\">a &quot;q&quot; &amp; &lt;b&gt;</h2>\n<details id=\"x&quot;y\" open><summary><span class=\"outline-title outline-level-2\">a &quot;q&quot; &amp; &lt;b&gt;</span>"
+            ))
         #expect(!html.contains("<img"))
         #expect(!html.contains("<script>alert"))
     }
@@ -71,15 +85,23 @@ import Testing
     @Test func unsafePassesRawHTMLThrough() throws {
         let source = "# A\n<div class=\"x\">raw</div>\n"
         #expect(try Support.convert(source) { $0.html.fragment = true }.output.contains("<!-- raw HTML omitted -->"))
-        #expect(try Support.convert(source) { $0.html.fragment = true; $0.html.unsafe = true }.output.contains("<div class=\"x\">raw</div>"))
+        #expect(
+            try Support.convert(source) {
+                $0.html.fragment = true; $0.html.unsafe = true
+            }.output.contains("<div class=\"x\">raw</div>"))
     }
 
     @Test func accordionNamesSiblingGroupsAndWarnsAboutSeveralOpen() throws {
-        let conversion = try Support.convert("# A\nx\n# B\nx\n## C\nx\n") { $0.html.fragment = true; $0.html.accordion = true }
+        let conversion = try Support.convert("# A\nx\n# B\nx\n## C\nx\n") {
+            $0.html.fragment = true; $0.html.accordion = true
+        }
         #expect(conversion.output.contains("<details id=\"a\" name=\"outline\" open>"))
         #expect(conversion.output.contains("<details id=\"b\" name=\"outline\" open>"))
         #expect(conversion.output.contains("<details id=\"c\" name=\"b\" open>"))
-        #expect(conversion.warnings.map(\.description) == ["test.md:3: warning: with --accordion only one of these siblings can start open; 'B' will start closed"])
+        #expect(
+            conversion.warnings.map(\.description) == [
+                "test.md:3: warning: with --accordion only one of these siblings can start open; 'B' will start closed"
+            ])
     }
 
     @Test func standalonePageHasEverythingInline() throws {
@@ -95,77 +117,90 @@ import Testing
 
     @Test func userTemplatesAndUnknownPlaceholders() throws {
         let template = try PageTemplate(text: "<t>{{ title }}</t>{{content}}", path: "my.html")
-        let html = try Support.convert("# A\n") { $0.html.template = template; $0.title = "Mine" }.output
+        let html = try Support.convert("# A\n") {
+            $0.html.template = template; $0.title = "Mine"
+        }.output
         #expect(html.hasPrefix("<t>Mine</t><h1 class=\"outline-page-title\">Mine</h1>"))
-        #expect(throws: ConversionError.invalid(SourceLocation(file: "my.html", line: 2), "unknown placeholder '{{body}}'; known: {{title}}, {{content}}, {{style}}, {{script}}, {{lang}}, {{index}}, {{toc}}")) {
+        #expect(
+            throws: ConversionError.invalid(
+                SourceLocation(file: "my.html", line: 2),
+                "unknown placeholder '{{body}}'; known: {{title}}, {{content}}, {{style}}, {{script}}, {{lang}}, {{index}}, {{toc}}")
+        ) {
             try PageTemplate(text: "<p>\n{{body}}", path: "my.html")
         }
     }
 
     @Test func textOutline() throws {
-        #expect(try Support.convert(markdown) { $0.to = .text }.output == """
-            Doc & Co
+        #expect(
+            try Support.convert(markdown) { $0.to = .text }.output == """
+                Doc & Co
 
-            Intro with emphasis.
+                Intro with emphasis.
 
-            ▾ Open
-              Body bold link.
+                ▾ Open
+                  Body bold link.
 
-              • one
-              • two
-              • Leaf
-            ▸ Closed
+                  • one
+                  • two
+                  • Leaf
+                ▸ Closed
 
-            """)
+                """)
     }
 
     @Test func textAsciiMarkersAndNesting() throws {
-        let text = try Support.convert("# A\n> quoted\n> more\n\n1. first\n   para\n\n2. second\n\n```\ncode  kept\n```\n## B {.collapsed}\nx\n## C\n") { $0.to = .text; $0.ascii = true }.output
-        #expect(text == """
-            - A
-                quoted
-                more
+        let text = try Support.convert(
+            "# A\n> quoted\n> more\n\n1. first\n   para\n\n2. second\n\n```\ncode  kept\n```\n## B {.collapsed}\nx\n## C\n"
+        ) {
+            $0.to = .text; $0.ascii = true
+        }.output
+        #expect(
+            text == """
+                - A
+                    quoted
+                    more
 
-              1. first
-                 para
+                  1. first
+                     para
 
-              2. second
+                  2. second
 
-              code  kept
-              + B
-              * C
+                  code  kept
+                  + B
+                  * C
 
-            """)
+                """)
     }
 
     @Test func jsonIsTheModel() throws {
         let json = try Support.convert("---\nauthor: Ada\n---\n# A {.x k=v}\nline \"one\"\n\ttab\n## B\n") { $0.to = .json }.output
-        #expect(json == """
-            {
-              "version": 1,
-              "body": "",
-              "attributes": {"author": "Ada"},
-              "sections": [
+        #expect(
+            json == """
                 {
-                  "id": "a",
-                  "title": "A",
-                  "collapsed": false,
-                  "body": "line \\"one\\"\\n\\ttab",
-                  "attributes": {"class": "x", "k": "v"},
-                  "children": [
+                  "version": 1,
+                  "body": "",
+                  "attributes": {"author": "Ada"},
+                  "sections": [
                     {
-                      "id": "b",
-                      "title": "B",
+                      "id": "a",
+                      "title": "A",
                       "collapsed": false,
-                      "body": "",
-                      "children": []
+                      "body": "line \\"one\\"\\n\\ttab",
+                      "attributes": {"class": "x", "k": "v"},
+                      "children": [
+                        {
+                          "id": "b",
+                          "title": "B",
+                          "collapsed": false,
+                          "body": "",
+                          "children": []
+                        }
+                      ]
                     }
                   ]
                 }
-              ]
-            }
 
-            """)
+                """)
     }
 
     @Test func jsonEscapesControlCharacters() {
@@ -199,7 +234,8 @@ import Testing
     /// hash order would give the same bytes twice in one process and differ between two.
     @Test func outputIsTheSameBytesInTwoProcesses() throws {
         let keys = (0..<30).map { "key\($0)" }
-        let input = "---\n" + keys.map { "\($0): v" }.joined(separator: "\n") + "\n---\n" + markdown
+        let input =
+            "---\n" + keys.map { "\($0): v" }.joined(separator: "\n") + "\n---\n" + markdown
             + "\n# Many {" + keys.map { "\($0)=x" }.joined(separator: " ") + " .a .b}\nbody\n# Many\n# Many\n"
         for format in OutputFormat.all {
             let first = try Support.tool("--from", "markdown", "--to", format.name, input: input)

@@ -31,10 +31,11 @@ import Testing
         let examples = Support.examples.path
         let html = try Support.tool(examples, "-o", "site", cwd: dir)
         #expect(html.status == 0, "\(html.stderr)")
-        #expect(Support.outputs(dir.appending(path: "site")) == [
-            "docs/guide/configure.html", "docs/guide/install.html", "docs/images/logo.png", "docs/index.html", "docs/reference.html",
-            "json/products.html", "opml/products.html", "people.html", "plist/products.html", "products.html", "xml/products.html",
-        ])
+        #expect(
+            Support.outputs(dir.appending(path: "site")) == [
+                "docs/guide/configure.html", "docs/guide/install.html", "docs/images/logo.png", "docs/index.html", "docs/reference.html",
+                "json/products.html", "opml/products.html", "people.html", "plist/products.html", "products.html", "xml/products.html",
+            ])
         let json = try Support.tool(examples, "-o", "json", "-t", "json", cwd: dir)
         #expect(json.status == 0)
         for format in ["markdown", "xml", "opml", "plist"] {
@@ -131,7 +132,8 @@ import Testing
             _ = try PlistParser().parse(bomb, file: "b.plist")
             Issue.record("the bomb was read")
         } catch let error as ConversionError {
-            #expect(error.description.contains("stands for more values than its size allows") || error.description.contains("nest deeper"), "\(error)")
+            #expect(
+                error.description.contains("stands for more values than its size allows") || error.description.contains("nest deeper"), "\(error)")
         }
     }
 }

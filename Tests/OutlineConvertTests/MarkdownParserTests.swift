@@ -7,22 +7,24 @@ import Testing
     func dump(_ markdown: String) throws -> String { Support.dump(try Support.outline(markdown)) }
 
     @Test func atxHeadingsNestUnderTheNearestLowerLevel() throws {
-        #expect(try dump("# A\n## B\n### C\n## D\n# E\n") == """
-            [-] A #a
-              [-] B #b
-                [-] C #c
-              [-] D #d
-            [-] E #e
-            """)
+        #expect(
+            try dump("# A\n## B\n### C\n## D\n# E\n") == """
+                [-] A #a
+                  [-] B #b
+                    [-] C #c
+                  [-] D #d
+                [-] E #e
+                """)
     }
 
     @Test func skippedLevelsNestOneLevelDown() throws {
-        #expect(try dump("# A\n### B\n## C\n###### D\n") == """
-            [-] A #a
-              [-] B #b
-              [-] C #c
-                [-] D #d
-            """)
+        #expect(
+            try dump("# A\n### B\n## C\n###### D\n") == """
+                [-] A #a
+                  [-] B #b
+                  [-] C #c
+                    [-] D #d
+                """)
     }
 
     @Test func aDeeperFirstHeadingIsStillTopLevel() throws {
@@ -31,10 +33,11 @@ import Testing
 
     @Test func setextHeadingsStartNodesAndKeepTheFirstBodyLine() throws {
         let outline = try Support.outline("Title\n=====\nfirst line\n\nSub\n---\nsub body\n")
-        #expect(Support.dump(outline) == """
-            [-] Title #title | first line
-              [-] Sub #sub | sub body
-            """)
+        #expect(
+            Support.dump(outline) == """
+                [-] Title #title | first line
+                  [-] Sub #sub | sub body
+                """)
     }
 
     @Test func multiLineSetextHeading() throws {
@@ -85,7 +88,9 @@ import Testing
     }
 
     @Test func anEmptyFileIsAnError() throws {
-        #expect(throws: ConversionError.malformed(SourceLocation(file: "test.md", line: 1, column: 1), "the file is empty; there is no outline in it")) {
+        #expect(
+            throws: ConversionError.malformed(SourceLocation(file: "test.md", line: 1, column: 1), "the file is empty; there is no outline in it")
+        ) {
             try Support.outline("")
         }
         #expect(throws: ConversionError.self) { try Support.outline("\u{FEFF}") }
@@ -118,7 +123,10 @@ import Testing
     }
 
     @Test func frontMatterKeepsLineNumbersForErrors() throws {
-        #expect(throws: ConversionError.invalid(SourceLocation(file: "test.md", line: 2, column: 17), "collapse-depth must be a whole number, 0 or more; found 'deep'")) {
+        #expect(
+            throws: ConversionError.invalid(
+                SourceLocation(file: "test.md", line: 2, column: 17), "collapse-depth must be a whole number, 0 or more; found 'deep'")
+        ) {
             try Support.outline("---\ncollapse-depth: deep\n---\n")
         }
     }
@@ -129,15 +137,16 @@ import Testing
         #expect(outline.nodes.map(\.title) == ["title: x"])  // a setext heading, as cmark sees it
     }
 
-    @Test(arguments: [
-        // CommonMark spec example 96: a rule, a setext heading, another, a paragraph.
-        ("---\nFoo\n---\nBar\n---\nBaz\n", ["Foo", "Bar"], "Baz"),
-        // Example 98: two rules (the preamble is the source slice).
-        ("---\n---\n", [], "---\n---"),
-        // A YAML sequence or a bare URL is not a mapping either.
-        ("---\n- a\n- b\n---\n", [], "---\n- a\n- b\n---"),
-        ("---\nhttp://example.org\n---\n", ["http://example.org"], nil),
-    ] as [(String, [String], String?)])
+    @Test(
+        arguments: [
+            // CommonMark spec example 96: a rule, a setext heading, another, a paragraph.
+            ("---\nFoo\n---\nBar\n---\nBaz\n", ["Foo", "Bar"], "Baz"),
+            // Example 98: two rules (the preamble is the source slice).
+            ("---\n---\n", [], "---\n---"),
+            // A YAML sequence or a bare URL is not a mapping either.
+            ("---\n- a\n- b\n---\n", [], "---\n- a\n- b\n---"),
+            ("---\nhttp://example.org\n---\n", ["http://example.org"], nil),
+        ] as [(String, [String], String?)])
     func aTopBlockThatIsNotAMappingIsMarkdownAsCmarkReadsIt(markdown: String, titles: [String], lastBody: String?) throws {
         let outline = try Support.outline(markdown)
         #expect(outline.title == nil && outline.attributes.isEmpty)
@@ -157,12 +166,13 @@ import Testing
 
     @Test func pandocCollapsedAndExpandedClasses() throws {
         let outline = try Support.outline("# A {.collapsed}\nx\n# B {.expanded}\nx\n# C {.open}\nx\n# D\nx\n") { $0.collapse.depth = 1 }
-        #expect(Support.dump(outline) == """
-            [+] A #a | x
-            [-] B #b | x
-            [-] C #c | x
-            [+] D #d | x
-            """)
+        #expect(
+            Support.dump(outline) == """
+                [+] A #a | x
+                [-] B #b | x
+                [-] C #c | x
+                [+] D #d | x
+                """)
     }
 
     @Test func pandocIdAndCombinations() throws {
@@ -195,13 +205,14 @@ import Testing
     }
 
     @Test func markmapFoldAllCollapsesEverythingBelow() throws {
-        #expect(try dump("# A <!-- markmap: foldAll -->\nx\n## B\nx\n### C\nx\n## D {.expanded}\nx\n# E\nx\n") == """
-            [+] A #a | x
-              [+] B #b | x
-                [+] C #c | x
-              [-] D #d | x
-            [-] E #e | x
-            """)
+        #expect(
+            try dump("# A <!-- markmap: foldAll -->\nx\n## B\nx\n### C\nx\n## D {.expanded}\nx\n# E\nx\n") == """
+                [+] A #a | x
+                  [+] B #b | x
+                    [+] C #c | x
+                  [-] D #d | x
+                [-] E #e | x
+                """)
     }
 
     @Test func markersTogether() throws {

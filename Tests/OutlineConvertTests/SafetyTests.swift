@@ -64,11 +64,12 @@ import Testing
             converter: Converter(options: ConversionOptions()), workers: 2, check: false, temporaries: TemporaryFiles(),
             protected: plan.inputIdentities)
         let results = plan.jobs.map(runner.convert)
-        #expect(results.map(\.outcome) == [
-            .failed(.io(path: "\(input)/a.md", "cannot read: no such file")),
-            .failed(.io(path: "\(input)/b.md", "is a FIFO (named pipe); only regular files are read")),
-            .written,
-        ])
+        #expect(
+            results.map(\.outcome) == [
+                .failed(.io(path: "\(input)/a.md", "cannot read: no such file")),
+                .failed(.io(path: "\(input)/b.md", "is a FIFO (named pipe); only regular files are read")),
+                .written,
+            ])
         #expect(Support.listing(dir.appending(path: "out")) == ["c.html"])
     }
 
@@ -170,11 +171,12 @@ import Testing
         _ = name
         let batch = try Support.tool("bad", "-o", "out", cwd: dir)
         #expect(batch.status == 1)
-        #expect(batch.stderr == """
-            bad/caf\\xE9.md: error: the name is not valid UTF-8; rename the file (names appear in messages, links and the index)
-            outline-render: 2 files: 1 written, 0 unchanged, 1 failed
+        #expect(
+            batch.stderr == """
+                bad/caf\\xE9.md: error: the name is not valid UTF-8; rename the file (names appear in messages, links and the index)
+                outline-render: 2 files: 1 written, 0 unchanged, 1 failed
 
-            """)
+                """)
         let check = try Support.tool("bad", "-o", "out", "--check", cwd: dir)
         #expect(check.status == 1)
         // Named directly: the shell passes the raw bytes.
@@ -306,7 +308,10 @@ import Testing
             <key>name</key><string>A</string><key>\(forged)</key><string>v</string></dict></array></dict></plist>
             """
         let conversion = try Support.convert(plist, file: "t.plist")
-        #expect(conversion.warnings.map(\.description) == [#"t.plist:3:35: warning: sections[0].x\nREADME.md:1:1: error: forged: unknown key 'x\nREADME.md:1:1: error: forged' is ignored"#])
+        #expect(
+            conversion.warnings.map(\.description) == [
+                #"t.plist:3:35: warning: sections[0].x\nREADME.md:1:1: error: forged: unknown key 'x\nREADME.md:1:1: error: forged' is ignored"#
+            ])
         let result = try Support.tool("--from", "plist", input: plist)
         #expect(result.status == 0)
         #expect(result.stderr.split(separator: "\n").count == 1)
@@ -320,7 +325,10 @@ import Testing
         defer { Support.remove(dir) }
         try Support.write("<outline><x/></outline>", to: dir.appending(path: "in/a\nREADME.md:1:1: error: forged.xml"))
         let batch = try Support.tool("in", "-o", "out", cwd: dir)
-        #expect(batch.stderr == "in/a\\nREADME.md:1:1: error: forged.xml:1:10: error: unknown element <x> in <outline>; expected <section>, <item> or a first <detail>\noutline-render: 1 file: 0 written, 0 unchanged, 1 failed\n")
+        #expect(
+            batch.stderr
+                == "in/a\\nREADME.md:1:1: error: forged.xml:1:10: error: unknown element <x> in <outline>; expected <section>, <item> or a first <detail>\noutline-render: 1 file: 0 written, 0 unchanged, 1 failed\n"
+        )
     }
 
     @Test func anEmptyTitleIsNoTitle() throws {
@@ -379,16 +387,26 @@ import Testing
     // MARK: - Markdown that would take cmark down
 
     @Test func markdownWithinTheLimitsConvertsAndBeyondIsRefusedWhereItStarts() throws {
-        let fine = String(repeating: "> ", count: 200) + "x\n\n" + (0..<200).map { String(repeating: "  ", count: $0) + "- y\n" }.joined()
+        let fine =
+            String(repeating: "> ", count: 200) + "x\n\n" + (0..<200).map { String(repeating: "  ", count: $0) + "- y\n" }.joined()
             + "\n" + String(repeating: "[", count: 100_000) + "\n"
         for format in ["html", "text", "json"] {
             let result = try Support.tool("-t", format, "--from", "markdown", input: "# T\n" + fine)
             #expect(result.status == 0 && !result.stdout.isEmpty)
         }
         let cases: [(String, String)] = [
-            ("# T\n" + String(repeating: ">", count: 100_000) + " x\n", "<stdin>:2:257: error: block quotes and list items nest deeper than 256 levels, the limit for Markdown inputs"),
-            ("# T\n" + (0..<300).map { String(repeating: "  ", count: $0) + "* a\n" }.joined(), "<stdin>:258:513: error: block quotes and list items nest deeper than 256 levels, the limit for Markdown inputs"),
-            ("# T\n\ntext\n" + String(repeating: "![[]()", count: 8000) + "\n", "<stdin>:3:1: error: this paragraph opens 7072 images (`![`) and 7072 links (`](`); cmark takes time that grows with their product (limit 50000000): split it into paragraphs"),
+            (
+                "# T\n" + String(repeating: ">", count: 100_000) + " x\n",
+                "<stdin>:2:257: error: block quotes and list items nest deeper than 256 levels, the limit for Markdown inputs"
+            ),
+            (
+                "# T\n" + (0..<300).map { String(repeating: "  ", count: $0) + "* a\n" }.joined(),
+                "<stdin>:258:513: error: block quotes and list items nest deeper than 256 levels, the limit for Markdown inputs"
+            ),
+            (
+                "# T\n\ntext\n" + String(repeating: "![[]()", count: 8000) + "\n",
+                "<stdin>:3:1: error: this paragraph opens 7072 images (`![`) and 7072 links (`](`); cmark takes time that grows with their product (limit 50000000): split it into paragraphs"
+            ),
         ]
         for (input, message) in cases {
             let result = try Support.tool("--from", "markdown", input: input)

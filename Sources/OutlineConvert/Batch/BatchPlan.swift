@@ -154,9 +154,10 @@ private struct TreeWalker {
                 continue
             }
             guard let name = String(validating: bytes, as: UTF8.self) else {
-                failures.append(.io(
-                    path: Path.join(directory, Quote.name(bytes: bytes)),
-                    "the name is not valid UTF-8; rename the file (names appear in messages, links and the index)"))
+                failures.append(
+                    .io(
+                        path: Path.join(directory, Quote.name(bytes: bytes)),
+                        "the name is not valid UTF-8; rename the file (names appear in messages, links and the index)"))
                 continue
             }
             let path = Path.join(directory, name)

@@ -100,7 +100,8 @@ public struct BatchRunner: Sendable {
         }
         let result = finish(job) { try converter.convert(input, file: job.input, site: page) }
         switch result.outcome {
-        case .written, .unchanged, .upToDate: record?.record(job, input: input, title: result.title ?? "", facts: result.facts, warnings: result.warnings)
+        case .written, .unchanged, .upToDate:
+            record?.record(job, input: input, title: result.title ?? "", facts: result.facts, warnings: result.warnings)
         case .stale, .failed: break
         }
         return result

@@ -60,7 +60,7 @@ public final class BuildRecord: @unchecked Sendable {
     /// converts to.
     func unchanged(_ job: BatchJob, input: [UInt8]) -> (title: String, facts: PageFacts?, warnings: [Diagnostic])? {
         guard let entry = previous[job.input], entry.output == job.output, entry.inputHash == Self.hash(input),
-              let (size, modified) = Self.status(job.output), size == entry.outputSize, modified == entry.outputModified
+            let (size, modified) = Self.status(job.output), size == entry.outputSize, modified == entry.outputModified
         else { return nil }
         lock.withLock { current[job.input] = entry }
         return (entry.title, entry.facts.isEmpty ? nil : PageFacts(encoded: entry.facts), Self.decodedWarnings(entry.warnings, file: job.input))
@@ -85,9 +85,12 @@ public final class BuildRecord: @unchecked Sendable {
         var text = "outline-render build record 2\t" + Self.escaped(key) + "\n"
         for input in entries.keys.sorted() {
             guard let entry = entries[input] else { continue }
-            text += [Self.escaped(input), entry.inputHash, Self.escaped(entry.output), String(entry.outputSize),
-                     String(entry.outputModified), Self.escaped(entry.title), Self.escaped(entry.facts),
-                     Self.escaped(entry.warnings)].joined(separator: "\t") + "\n"
+            text +=
+                [
+                    Self.escaped(input), entry.inputHash, Self.escaped(entry.output), String(entry.outputSize),
+                    String(entry.outputModified), Self.escaped(entry.title), Self.escaped(entry.facts),
+                    Self.escaped(entry.warnings),
+                ].joined(separator: "\t") + "\n"
         }
         _ = try? Files.write(Array(text.utf8), to: path, temporaries: temporaries)
     }

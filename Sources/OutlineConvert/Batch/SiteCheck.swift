@@ -93,7 +93,8 @@ public enum SiteCheck {
                 case .asset(let source, let output):
                     if seenAssets.insert(source).inserted { assets.append((source, output)) }
                 case .outside(let path):
-                    warnings.append(Diagnostic(location, "'\(Quote.snippet(path))' is outside \(Quote.oneLine(job.root)); it is neither linked to nor copied"))
+                    warnings.append(
+                        Diagnostic(location, "'\(Quote.snippet(path))' is outside \(Quote.oneLine(job.root)); it is neither linked to nor copied"))
                 case .missing:
                     warnings.append(Diagnostic(location, "no file '\(Quote.snippet(SiteLinks.decoded(Self.path(of: link.url))))' (linked from here)"))
                 }

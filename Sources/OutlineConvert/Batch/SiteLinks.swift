@@ -37,7 +37,8 @@ public struct SiteLinks: Sendable {
         let root = BatchPlan.absolute(job.root)
         guard target.hasPrefix(root + "/") else { return (.outside(decodedPath), nil) }
         if let output = outputs[target] {
-            let href = Self.relative(from: Path.parent(BatchPlan.absolute(job.output)), to: output)
+            let href =
+                Self.relative(from: Path.parent(BatchPlan.absolute(job.output)), to: output)
                 + (query.map { "?" + $0 } ?? "") + (fragment.map { "#" + $0 } ?? "")
             return (.page(input: target, fragment: fragment.map(Self.decoded)), href)
         }

@@ -81,8 +81,8 @@ public final class TemporaryFiles: @unchecked Sendable {
             // `.<name>.<pid>-<random>.outline-render-tmp`
             let stem = name.dropLast(suffix.count)
             guard let dot = stem.lastIndex(of: "."),
-                  let pid = Int32(stem[stem.index(after: dot)...].prefix { $0 != "-" }),
-                  pid != getpid(), kill(pid, 0) != 0, errno == ESRCH
+                let pid = Int32(stem[stem.index(after: dot)...].prefix { $0 != "-" }),
+                pid != getpid(), kill(pid, 0) != 0, errno == ESRCH
             else { continue }
             if unlink(Path.join(directory, name)) == 0 { removed += 1 }
         }

@@ -25,10 +25,12 @@ enum XMLRootName {
             } else if rest.hasPrefix("!") {
                 // A doctype, possibly with an internal subset in brackets.
                 var depth = 0
-                guard let end = rest.firstIndex(where: { character in
-                    if character == "[" { depth += 1 } else if character == "]" { depth -= 1 }
-                    return character == ">" && depth == 0
-                }) else { return nil }
+                guard
+                    let end = rest.firstIndex(where: { character in
+                        if character == "[" { depth += 1 } else if character == "]" { depth -= 1 }
+                        return character == ">" && depth == 0
+                    })
+                else { return nil }
                 rest = rest[rest.index(after: end)...]
             } else {
                 let name = rest.prefix { !$0.isWhitespace && $0 != ">" && $0 != "/" }

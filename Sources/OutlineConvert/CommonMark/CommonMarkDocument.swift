@@ -61,7 +61,8 @@ final class CommonMarkDocument {
     /// Nil once discarded.
     func block(_ index: Int) -> Block? {
         guard let node = blockNodes[index] else { return nil }
-        let heading = cmark_node_get_type(node) == CMARK_NODE_HEADING
+        let heading =
+            cmark_node_get_type(node) == CMARK_NODE_HEADING
             ? Heading(level: Int(cmark_node_get_heading_level(node)), parts: Self.titleParts(of: node))
             : nil
         return Block(
@@ -211,9 +212,10 @@ private struct PlainTextWriter {
             if entering { containers.append(Container(first: "  ", rest: "  ")) } else { containers.removeLast() }
         case CMARK_NODE_LIST:
             if entering {
-                lists.append(List(
-                    ordered: cmark_node_get_list_type(node) == CMARK_ORDERED_LIST,
-                    next: Int(cmark_node_get_list_start(node)), tight: cmark_node_get_list_tight(node) != 0))
+                lists.append(
+                    List(
+                        ordered: cmark_node_get_list_type(node) == CMARK_ORDERED_LIST,
+                        next: Int(cmark_node_get_list_start(node)), tight: cmark_node_get_list_tight(node) != 0))
             } else {
                 lists.removeLast()
             }
@@ -226,8 +228,9 @@ private struct PlainTextWriter {
             }
             guard var list = lists.popLast() else { return }
             let marker = list.ordered ? "\(list.next). " : "• "
-            containers.append(Container(
-                first: marker, rest: String(repeating: " ", count: marker.count), item: (list.tight, list.count)))
+            containers.append(
+                Container(
+                    first: marker, rest: String(repeating: " ", count: marker.count), item: (list.tight, list.count)))
             list.next += 1
             list.count += 1
             lists.append(list)

@@ -45,8 +45,9 @@ struct HTMLEmitter: OutlineWriter {
     private static func accordionWarnings(_ nodes: [OutlineNode], file: String) -> [Diagnostic] {
         let open = nodes.filter { $0.isCollapsible && !$0.isCollapsed }
         var warnings = open.dropFirst().prefix(1).map {
-            Diagnostic(SourceLocation(file: file, line: $0.line),
-                       "with --accordion only one of these siblings can start open; '\(Quote.snippet($0.title))' will start closed")
+            Diagnostic(
+                SourceLocation(file: file, line: $0.line),
+                "with --accordion only one of these siblings can start open; '\(Quote.snippet($0.title))' will start closed")
         }
         for node in nodes { warnings += accordionWarnings(node.children, file: file) }
         return warnings

@@ -63,9 +63,11 @@ struct MarkdownEmitter: OutlineWriter {
             if Self.isAttributeWord(node.id) {
                 pieces.append("#" + node.id)
             } else {
-                warnings.add(Diagnostic(
-                    SourceLocation(file: warnings.file, line: node.line),
-                    "the id '\(Quote.snippet(node.id))' of section '\(Quote.snippet(node.title))' cannot be written in Markdown; it will read back as '\(IdentifierAssigner.slug(node.title))'"))
+                warnings.add(
+                    Diagnostic(
+                        SourceLocation(file: warnings.file, line: node.line),
+                        "the id '\(Quote.snippet(node.id))' of section '\(Quote.snippet(node.title))' cannot be written in Markdown; it will read back as '\(IdentifierAssigner.slug(node.title))'"
+                    ))
             }
         }
         if node.isCollapsed { pieces.append(".collapsed") }
@@ -176,9 +178,10 @@ struct MarkdownEmitter: OutlineWriter {
         guard !escaped.isEmpty else { return body }
         let owner = node.map { "section '\(Quote.snippet($0.title))'" } ?? "the preamble"
         let numbers = escaped.sorted().prefix(10).map(String.init).joined(separator: ", ") + (escaped.count > 10 ? ", …" : "")
-        warnings.add(Diagnostic(
-            SourceLocation(file: warnings.file, line: node?.line ?? 0),
-            "in Markdown, line \(numbers) of the body of \(owner) would be a heading; it is escaped with '\\' and stays text"))
+        warnings.add(
+            Diagnostic(
+                SourceLocation(file: warnings.file, line: node?.line ?? 0),
+                "in Markdown, line \(numbers) of the body of \(owner) would be a heading; it is escaped with '\\' and stays text"))
         return lines.joined(separator: "\n")
     }
 

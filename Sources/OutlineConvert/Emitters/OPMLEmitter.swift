@@ -26,7 +26,8 @@ struct OPMLEmitter: OutlineWriter {
         }
         xml.write("    <expansionState>" + expanded.joined(separator: ",") + "</expansionState>\n")
         if !outline.body.isEmpty { replaced = element("_note", outline.body, into: &xml) || replaced }
-        for (name, value) in warnings.writable(outline.attributes, of: nil, reserved: Self.reservedHead, isName: XMLText.isName, what: "an XML name") {
+        for (name, value) in warnings.writable(outline.attributes, of: nil, reserved: Self.reservedHead, isName: XMLText.isName, what: "an XML name")
+        {
             replaced = element(name, value, into: &xml) || replaced
         }
         if replaced { warnings.replacedControlCharacters(in: nil) }
@@ -50,7 +51,9 @@ struct OPMLEmitter: OutlineWriter {
             // As outliners write it: an id only where reading the title back would give another.
             if node.id != IdentifierAssigner.slug(node.title) { replaced = XMLText.appendAttribute("id", node.id, to: &xml) || replaced }
             if !node.body.isEmpty { replaced = XMLText.appendAttribute("_note", node.body, to: &xml) || replaced }
-            for (name, value) in warnings.writable(node.attributes, of: node, reserved: Self.reservedNode, isName: XMLText.isName, what: "an XML name") {
+            for (name, value) in warnings.writable(
+                node.attributes, of: node, reserved: Self.reservedNode, isName: XMLText.isName, what: "an XML name")
+            {
                 replaced = XMLText.appendAttribute(name, value, to: &xml) || replaced
             }
             if replaced { warnings.replacedControlCharacters(in: node) }

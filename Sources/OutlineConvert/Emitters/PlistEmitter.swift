@@ -9,7 +9,8 @@ struct PlistEmitter: OutlineWriter {
 
     func write(_ outline: Outline, context: WriteContext) -> (bytes: [UInt8], warnings: [Diagnostic]) {
         var plist = Writer(bytes: ByteBuffer(capacity: context.inputSize * 2 + 4096))
-        plist.bytes.write("""
+        plist.bytes.write(
+            """
             <?xml version="1.0" encoding="UTF-8"?>
             <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
             <plist version="1.0">

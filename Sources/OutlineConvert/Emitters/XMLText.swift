@@ -40,9 +40,11 @@ enum XMLText {
     /// with `xml` (reserved, and `xmlns` declares namespaces).
     static func isName(_ name: String) -> Bool {
         guard let first = name.utf8.first, first == UInt8(ascii: "_") || isLetter(first),
-              !name.lowercased().hasPrefix("xml")
+            !name.lowercased().hasPrefix("xml")
         else { return false }
-        return name.utf8.allSatisfy { isLetter($0) || ($0 >= 48 && $0 <= 57) || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") }
+        return name.utf8.allSatisfy {
+            isLetter($0) || ($0 >= 48 && $0 <= 57) || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
+        }
     }
 
     private static func isLetter(_ byte: UInt8) -> Bool {
@@ -83,17 +85,19 @@ struct WriterWarnings {
     /// An attribute of the outline (node nil) or of a node that this format cannot hold.
     mutating func dropped(_ key: String, of node: OutlineNode?, because reason: String) {
         let owner = node.map { "section '\(Quote.snippet($0.title))'" } ?? "the outline"
-        list.append(Diagnostic(
-            SourceLocation(file: file, line: node?.line ?? 0),
-            "attribute '\(Quote.snippet(key))' of \(owner) is left out of the \(format) output: \(reason)"))
+        list.append(
+            Diagnostic(
+                SourceLocation(file: file, line: node?.line ?? 0),
+                "attribute '\(Quote.snippet(key))' of \(owner) is left out of the \(format) output: \(reason)"))
     }
 
     /// Characters no XML document can hold, replaced with U+FFFD.
     mutating func replacedControlCharacters(in node: OutlineNode?) {
         let owner = node.map { "section '\(Quote.snippet($0.title))'" } ?? "the outline"
-        list.append(Diagnostic(
-            SourceLocation(file: file, line: node?.line ?? 0),
-            "\(owner) holds control characters that \(format) cannot hold; they are written as U+FFFD"))
+        list.append(
+            Diagnostic(
+                SourceLocation(file: file, line: node?.line ?? 0),
+                "\(owner) holds control characters that \(format) cannot hold; they are written as U+FFFD"))
     }
 
     mutating func add(_ diagnostic: Diagnostic) { list.append(diagnostic) }

@@ -99,7 +99,9 @@ struct JSONReader {
         case UInt8(ascii: "f"): try literal("false"); return JSONValue(kind: .bool(false), offset: start)
         case UInt8(ascii: "n"): try literal("null"); return JSONValue(kind: .null, offset: start)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return JSONValue(kind: .number(try number()), offset: start)
-        default: throw error("unexpected '\(Quote.snippet(String(decoding: bytes[offset..<min(offset + 1, bytes.count)], as: UTF8.self)))'; a value was expected")
+        default:
+            throw error(
+                "unexpected '\(Quote.snippet(String(decoding: bytes[offset..<min(offset + 1, bytes.count)], as: UTF8.self)))'; a value was expected")
         }
     }
 
@@ -264,8 +266,8 @@ struct JSONReader {
 
     private mutating func hex4(at start: Int) throws -> UInt32 {
         guard offset + 4 <= bytes.count,
-              let value = UInt32(String(decoding: bytes[offset..<(offset + 4)], as: UTF8.self), radix: 16),
-              bytes[offset..<(offset + 4)].allSatisfy({ $0 != UInt8(ascii: "+") && $0 != UInt8(ascii: "-") })
+            let value = UInt32(String(decoding: bytes[offset..<(offset + 4)], as: UTF8.self), radix: 16),
+            bytes[offset..<(offset + 4)].allSatisfy({ $0 != UInt8(ascii: "+") && $0 != UInt8(ascii: "-") })
         else { throw error("\\u needs four hexadecimal digits", at: start) }
         offset += 4
         return value

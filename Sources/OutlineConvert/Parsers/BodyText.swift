@@ -11,7 +11,7 @@ enum BodyText {
         if isNormal(text) { return text }
         let lines = SourceText.normalizingLineEndings(text).split(separator: "\n", omittingEmptySubsequences: false)
         guard let first = lines.firstIndex(where: { !isBlank($0) }),
-              let last = lines.lastIndex(where: { !isBlank($0) })
+            let last = lines.lastIndex(where: { !isBlank($0) })
         else { return "" }
         if first == lines.startIndex {
             return lines[first...last].joined(separator: "\n")
@@ -56,6 +56,7 @@ enum TitleText {
             }
             previous = byte
         }
-        return plain && previous != 32 ? text : text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r\n" || $0 == "\r" }).joined(separator: " ")
+        return plain && previous != 32
+            ? text : text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r\n" || $0 == "\r" }).joined(separator: " ")
     }
 }

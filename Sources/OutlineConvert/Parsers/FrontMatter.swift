@@ -14,11 +14,11 @@ struct FrontMatter {
     init(_ lines: [Substring], file: String) throws {
         // Like pandoc: the opening line is exactly `---` and is not followed by a blank line.
         guard lines.count > 2, lines[0].trimmingTrailingSpaces == "---",
-              !lines[1].trimmingTrailingSpaces.isEmpty,
-              let close = lines.indices.dropFirst().first(where: {
-                  ["---", "..."].contains(lines[$0].trimmingTrailingSpaces)
-              }),
-              let pairs = Self.mapping(lines[1..<close])
+            !lines[1].trimmingTrailingSpaces.isEmpty,
+            let close = lines.indices.dropFirst().first(where: {
+                ["---", "..."].contains(lines[$0].trimmingTrailingSpaces)
+            }),
+            let pairs = Self.mapping(lines[1..<close])
         else { return }
         lineCount = close + 1
         for (key, value) in pairs { try store(key, value, file: file) }
@@ -68,7 +68,8 @@ struct FrontMatter {
         var value = value
         while value.count > 1, value.last?.trimmingTrailingSpaces.isEmpty == true { value.removeLast() }
         let first = value.first.map { String($0).trimmed } ?? ""
-        let text = value.count <= 1
+        let text =
+            value.count <= 1
             ? Self.unquoted(first)
             : value.dropFirst().map(String.init).joined(separator: "\n")
         switch key.name {
@@ -126,7 +127,7 @@ extension StringProtocol {
     /// The text without leading and trailing white space (spaces, tabs, line breaks).
     var trimmed: String {
         guard let first = firstIndex(where: { !$0.isWhitespace }),
-              let last = lastIndex(where: { !$0.isWhitespace })
+            let last = lastIndex(where: { !$0.isWhitespace })
         else { return "" }
         return String(self[first...last])
     }

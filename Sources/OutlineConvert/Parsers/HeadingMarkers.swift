@@ -37,7 +37,8 @@ struct HeadingMarkers {
         if let last = pieces.last, last.isText {
             let text = last.text.trimmingTrailingSpaces
             if text.hasSuffix("}"), let open = text.lastIndex(of: "{"),
-               let attributes = PandocAttributes(String(text[text.index(after: open)..<text.index(before: text.endIndex)])) {
+                let attributes = PandocAttributes(String(text[text.index(after: open)..<text.index(before: text.endIndex)]))
+            {
                 pieces[pieces.count - 1].text = String(text[..<open])
                 apply(attributes)
             }

@@ -101,7 +101,7 @@ struct MarkdownLimits: Sendable {
                     var end = index
                     while end < bytes.count, end - index < 10, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[end]) { end += 1 }
                     guard end < bytes.count, bytes[end] == UInt8(ascii: ".") || bytes[end] == UInt8(ascii: ")"),
-                          followedBySpace(end)
+                        followedBySpace(end)
                     else { return .content(index) }
                     levels += 1
                     index = afterMarkerSpaces(end + 1) - 1
@@ -138,7 +138,7 @@ struct MarkdownLimits: Sendable {
                 if byte != 32 && byte != 9 { blank = false }
                 switch byte {
                 case UInt8(ascii: "["), UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "<"), UInt8(ascii: ">"),
-                     UInt8(ascii: "`"), UInt8(ascii: "&"), UInt8(ascii: "\\"):
+                    UInt8(ascii: "`"), UInt8(ascii: "&"), UInt8(ascii: "\\"):
                     elements += 1
                 case UInt8(ascii: "!"):
                     elements += 1
@@ -148,14 +148,26 @@ struct MarkdownLimits: Sendable {
                     if index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "(") {
                         links += 1
                         if images.multipliedReportingOverflow(by: links).partialValue > MarkdownLimits.maxImageLinkProduct {
-                            return (index, false, (paragraphStart, "this paragraph opens \(images) images (`![`) and \(links) links (`](`); cmark takes time that grows with their product (limit \(MarkdownLimits.maxImageLinkProduct)): split it into paragraphs"))
+                            return (
+                                index, false,
+                                (
+                                    paragraphStart,
+                                    "this paragraph opens \(images) images (`![`) and \(links) links (`](`); cmark takes time that grows with their product (limit \(MarkdownLimits.maxImageLinkProduct)): split it into paragraphs"
+                                )
+                            )
                         }
                     }
                 default:
                     continue
                 }
                 if elements > limits.maxElements {
-                    return (index, false, (index, "more than \(limits.maxElements) Markdown elements (`[`, `*`, `<`, `>`, line breaks, …); cmark needs about 200 bytes of memory for each. Split the file, or raise --max-input-size (the limit is 1 per 32 bytes of it)"))
+                    return (
+                        index, false,
+                        (
+                            index,
+                            "more than \(limits.maxElements) Markdown elements (`[`, `*`, `<`, `>`, line breaks, …); cmark needs about 200 bytes of memory for each. Split the file, or raise --max-input-size (the limit is 1 per 32 bytes of it)"
+                        )
+                    )
                 }
             }
             return (index, blank, nil)

@@ -34,10 +34,12 @@ public struct MarkdownParser: OutlineReader {
         let frontMatter = try FrontMatter(source.frontMatterCandidate, file: file)
         // cmark must not see the front matter (`---` would be a rule or a setext underline);
         // blank lines in its place keep cmark's line numbers equal to ours.
-        let document = frontMatter.lineCount == 0
+        let document =
+            frontMatter.lineCount == 0
             ? CommonMarkDocument(parsing: source.bytes[...])
-            : CommonMarkDocument(parsing: (Array(repeating: 10, count: frontMatter.lineCount)
-                + source.bytes[source.start(ofLine: frontMatter.lineCount + 1)...])[...])
+            : CommonMarkDocument(
+                parsing: (Array(repeating: 10, count: frontMatter.lineCount)
+                    + source.bytes[source.start(ofLine: frontMatter.lineCount + 1)...])[...])
 
         // One pass: each heading ends the body before it, closes the open nodes of its level
         // or deeper, and opens its own.

@@ -62,7 +62,8 @@ public struct PlistParser: OutlineReader {
             throw ConversionError.invalid(location, "the root element is <\(Quote.snippet(root.name))>, not <plist>")
         }
         if let stray = root.strayText {
-            throw ConversionError.invalid(SourceLocation(file: file, line: stray.line, column: stray.column), "text '\(Quote.snippet(stray.text))' outside any value")
+            throw ConversionError.invalid(
+                SourceLocation(file: file, line: stray.line, column: stray.column), "text '\(Quote.snippet(stray.text))' outside any value")
         }
         let values = root.elements
         guard values.count == 1, let value = values.first else {
@@ -88,7 +89,9 @@ private struct Reader {
     }
 
     mutating func warnUnknown(_ key: String, _ value: PlistValue, path: KeyPath) {
-        warnings.append(Diagnostic(SourceLocation(file: file, line: value.line, column: value.column), path.message("unknown key '\(Quote.snippet(key))' is ignored")))
+        warnings.append(
+            Diagnostic(
+                SourceLocation(file: file, line: value.line, column: value.column), path.message("unknown key '\(Quote.snippet(key))' is ignored")))
     }
 
     mutating func sections(_ value: PlistValue, path: KeyPath) throws -> [OutlineNode] {

@@ -77,7 +77,10 @@ private struct SectionReader {
                 node.body = BodyText.normalized(element.text)
                 nodes.append(node)
             default:
-                throw invalid(element, "unknown element <\(Quote.snippet(element.name))> in <\(Quote.snippet(container.name))>; expected <section>, <item> or a first <detail>")
+                throw invalid(
+                    element,
+                    "unknown element <\(Quote.snippet(element.name))> in <\(Quote.snippet(container.name))>; expected <section>, <item> or a first <detail>"
+                )
             }
         }
         return (detail, nodes)

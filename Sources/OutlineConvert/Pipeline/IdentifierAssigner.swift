@@ -25,8 +25,9 @@ struct IdentifierAssigner {
         let explicit = node.id.isEmpty ? "" : Self.cleaned(node.id)
         if !explicit.isEmpty {
             if used.contains(explicit) {
-                warnings.append(Diagnostic(
-                    SourceLocation(file: file, line: node.line), "duplicate id '\(Quote.snippet(explicit))'; this one is renamed"))
+                warnings.append(
+                    Diagnostic(
+                        SourceLocation(file: file, line: node.line), "duplicate id '\(Quote.snippet(explicit))'; this one is renamed"))
                 node.id = unique(explicit)
             } else {
                 node.id = explicit
@@ -60,7 +61,8 @@ struct IdentifierAssigner {
                 switch byte {
                 case UInt8(ascii: "A")...UInt8(ascii: "Z"): bytes.append(byte + 32)
                 case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                     UInt8(ascii: "-"), UInt8(ascii: "_"): bytes.append(byte)
+                    UInt8(ascii: "-"), UInt8(ascii: "_"):
+                    bytes.append(byte)
                 case UInt8(ascii: " "): bytes.append(UInt8(ascii: "-"))
                 default: break
                 }
@@ -69,7 +71,9 @@ struct IdentifierAssigner {
         }
         var slug = ""
         for character in title.lowercased() {
-            if character == " " { slug.append("-") } else if character.isLetter || character.isNumber || character == "-" || character == "_" {
+            if character == " " {
+                slug.append("-")
+            } else if character.isLetter || character.isNumber || character == "-" || character == "_" {
                 slug.append(character)
             }
         }

@@ -70,11 +70,13 @@ struct BinaryPlist {
 
     private mutating func object(_ index: Int, depth: Int) throws -> PlistValue {
         guard index >= 0, index < offsets.count else {
-            throw ConversionError.malformed(SourceLocation(file: file), "not a valid binary plist: a reference to object \(index), which does not exist")
+            throw ConversionError.malformed(
+                SourceLocation(file: file), "not a valid binary plist: a reference to object \(index), which does not exist")
         }
         budget -= 1
         guard budget >= 0 else {
-            throw ConversionError.refused(SourceLocation(file: file), "the binary plist refers to shared objects so often that it stands for more values than its size allows")
+            throw ConversionError.refused(
+                SourceLocation(file: file), "the binary plist refers to shared objects so often that it stands for more values than its size allows")
         }
         guard depth < maxDepth else {
             throw ConversionError.refused(SourceLocation(file: file), "values nest deeper than \(maxDepth) levels, the limit for plist inputs")

@@ -68,7 +68,9 @@ struct OpenStepPlist {
             offset = close + 1
             kind = .other("data")
         default:
-            guard let word = unquoted() else { throw error("unexpected '\(Quote.snippet(String(decoding: [byte], as: UTF8.self)))'; a value was expected") }
+            guard let word = unquoted() else {
+                throw error("unexpected '\(Quote.snippet(String(decoding: [byte], as: UTF8.self)))'; a value was expected")
+            }
             kind = .string(word)
         }
         return PlistValue(kind: kind, line: place.line, column: place.column)
@@ -79,7 +81,8 @@ struct OpenStepPlist {
         guard depth <= maxDepth else {
             let place = position(offset)
             throw ConversionError.refused(
-                SourceLocation(file: file, line: place.line, column: place.column), "values nest deeper than \(maxDepth) levels, the limit for plist inputs")
+                SourceLocation(file: file, line: place.line, column: place.column),
+                "values nest deeper than \(maxDepth) levels, the limit for plist inputs")
         }
     }
 
@@ -167,7 +170,7 @@ struct OpenStepPlist {
             case UInt8(ascii: "U"), UInt8(ascii: "u"):
                 let digits = bytes[offset..<min(offset + 4, bytes.count)]
                 guard digits.count == 4, let value = UInt32(String(decoding: digits, as: UTF8.self), radix: 16),
-                      let scalar = Unicode.Scalar(value)
+                    let scalar = Unicode.Scalar(value)
                 else { throw error("\\U needs four hexadecimal digits of a character", at: offset - 2) }
                 offset += 4
                 text += Array(String(Character(scalar)).utf8)

@@ -141,7 +141,7 @@ private func state(of context: UnsafeMutableRawPointer?) -> (xmlParserCtxtPtr, P
 /// Keeps the first error: later ones are usually consequences of it.
 private let recordError: xmlStructuredErrorFunc = { context, error in
     guard let error, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue,
-          let (_, state) = state(of: context), state.firstError == nil
+        let (_, state) = state(of: context), state.firstError == nil
     else { return }
     let message = error.pointee.message.map { String(cString: $0) } ?? "XML error"
     // libxml2's messages may run over several lines and quote the input; ours are one short line.
@@ -155,7 +155,8 @@ private func refuse(_ context: UnsafeMutableRawPointer?, _ name: UnsafePointer<x
     let input = parser.pointee.input
     state.refusal = (
         Int(input?.pointee.line ?? 0), Int(input?.pointee.col ?? 0),
-        "entity declarations are not allowed (entity '\(Quote.snippet(entity))'): they can expand without bound or read local files")
+        "entity declarations are not allowed (entity '\(Quote.snippet(entity))'): they can expand without bound or read local files"
+    )
     xmlStopParser(parser)
 }
 
