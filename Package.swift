@@ -29,5 +29,9 @@ let package = Package(
         .testTarget(
             name: "OutlineConvertTests",
             dependencies: ["OutlineConvert"]),
+        // The library from outside: no @testable import.
+        .testTarget(
+            name: "PublicAPITests",
+            dependencies: ["OutlineConvert"]),
     ]
 )

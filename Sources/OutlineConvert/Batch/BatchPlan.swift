@@ -38,6 +38,7 @@ public struct BatchPlan: Sendable {
 
     /// Two inputs would write the same output, or an output would overwrite an input.
     public struct Conflict: Error, CustomStringConvertible {
+        /// Every conflict, one per line.
         public let description: String
     }
 

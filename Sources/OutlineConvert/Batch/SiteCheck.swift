@@ -6,6 +6,7 @@ public struct PageFacts: Sendable, Equatable {
     /// The page's local links, in order.
     public var links: [LinkFact]
 
+    /// The facts of a page.
     public init(ids: [String], links: [LinkFact]) {
         self.ids = ids
         self.links = links

@@ -109,11 +109,13 @@ public struct LinkFact: Sendable, Equatable {
         case missing(String)
     }
 
+    /// What it points at.
     public let target: Target
     /// The link as written.
     public let url: String
-    /// Where it is: 1-based line and column in the page's source (column 0 when not known).
+    /// Where it is: the 1-based line in the page's source.
     public let line: Int
+    /// And the 1-based column (0 when not known).
     public let column: Int
 }
 

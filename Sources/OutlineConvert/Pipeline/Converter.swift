@@ -88,6 +88,19 @@ public struct Converter: Sendable {
         return Conversion(bytes: output, warnings: document.warnings + warnings, title: title, facts: facts)
     }
 
+    /// Writes an outline in the output format: one read with `read` and then changed, or
+    /// one built by hand. Ids and collapse state are resolved as for a read (explicit ids and
+    /// states kept); `file` names the outline in warnings.
+    public func write(_ outline: Outline, file: String = "<outline>") -> Conversion {
+        var outline = outline
+        var warnings = IdentifierAssigner.assign(&outline, file: file)
+        warnings += CollapseRules.apply(options.collapse, to: &outline, file: file)
+        let title = pageTitle(outline, file: file)
+        let context = WriteContext(options: options, file: file, pageTitle: title, inputSize: 0)
+        let (output, written) = options.to.writer.write(outline, context: context)
+        return Conversion(bytes: output, warnings: warnings + written, title: title)
+    }
+
     /// Parses one input and resolves its ids and collapse state. An empty input (nothing,
     /// or only a byte-order mark) is an error in every format.
     public func read(_ bytes: consuming [UInt8], file: String) throws -> ParsedDocument {

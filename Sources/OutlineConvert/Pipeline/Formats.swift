@@ -42,6 +42,7 @@ public struct PageSite: Sendable {
     /// The index page's URL relative to this page, when there is an index.
     public let indexLink: String?
 
+    /// A page of a docs site with these links and index.
     public init(links: PageLinks, indexLink: String?) {
         self.links = links
         self.indexLink = indexLink
@@ -76,10 +77,15 @@ public struct InputFormat: Hashable, Sendable, CustomStringConvertible {
         InputFormat(reader: JSONOutlineParser()), InputFormat(reader: MarkdownParser()),
     ]
 
+    /// The `markdown` format.
     public static let markdown = named("markdown")
+    /// The `plist` format.
     public static let plist = named("plist")
+    /// The `xml` format.
     public static let xml = named("xml")
+    /// The `json` format.
     public static let json = named("json")
+    /// The `opml` format.
     public static let opml = named("opml")
 
     private static func named(_ name: String) -> InputFormat {
@@ -110,9 +116,12 @@ public struct InputFormat: Hashable, Sendable, CustomStringConvertible {
     public var name: String { reader.name }
     /// The file extensions read as this format, lowercase, without the dot.
     public var extensions: [String] { reader.extensions }
+    /// The name, as `--from`/`--to` take it.
     public var description: String { name }
 
+    /// Formats are equal by name.
     public static func == (a: InputFormat, b: InputFormat) -> Bool { a.name == b.name }
+    /// Hashes the name.
     public func hash(into hasher: inout Hasher) { hasher.combine(name) }
 }
 
@@ -129,12 +138,19 @@ public struct OutputFormat: Hashable, Sendable, CustomStringConvertible {
         OutputFormat(writer: OPMLEmitter()), OutputFormat(writer: PlistEmitter()),
     ]
 
+    /// The `html` format.
     public static let html = named("html")
+    /// The `text` format.
     public static let text = named("text")
+    /// The `json` format.
     public static let json = named("json")
+    /// The `markdown` format.
     public static let markdown = named("markdown")
+    /// The `xml` format.
     public static let xml = named("xml")
+    /// The `opml` format.
     public static let opml = named("opml")
+    /// The `plist` format.
     public static let plist = named("plist")
 
     private static func named(_ name: String) -> OutputFormat {
@@ -158,12 +174,15 @@ public struct OutputFormat: Hashable, Sendable, CustomStringConvertible {
 
     /// The `--to` name.
     public var name: String { writer.name }
+    /// The name, as `--from`/`--to` take it.
     public var description: String { name }
     /// The extension of files written in this format.
     public var fileExtension: String { writer.extensions.first ?? name }
     /// The options only this format uses (`--ascii` for text, …).
     public var optionNames: [String] { writer.optionNames }
 
+    /// Formats are equal by name.
     public static func == (a: OutputFormat, b: OutputFormat) -> Bool { a.name == b.name }
+    /// Hashes the name.
     public func hash(into hasher: inout Hasher) { hasher.combine(name) }
 }
