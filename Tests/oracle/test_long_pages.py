@@ -10,7 +10,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from conftest import ROOT, preorder, run, to_json
-from test_browser import make_driver, state, visible
+from test_browser import browser, make_driver, state, visible  # (browser: the shared fixture)
 from test_validator import CHECKER, IGNORED
 
 REAL = ROOT / "Tests" / "real" / "node-fs.md"
@@ -35,13 +35,6 @@ def generated_markdown():
                 word = f" The {WORD} is here too." if f"section-{top}-{sub}" in WITH_WORD else ""
                 lines.append(f"Sub text {top}.{sub}.{word}\n")
     return "\n".join(lines)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    driver = make_driver()
-    yield driver
-    driver.quit()
 
 
 @pytest.fixture(scope="module")
