@@ -23,6 +23,7 @@ See the [guide](sub/guide.md#install), the [deep part](sub/deep/page.md#closed-l
 `[in code](sub/guide.md)` stays text. ![logo](img/logo.png) and [the manual](files/manual.pdf?v=2#page=3).
 Here: [home](#home), and [nowhere](#nowhere). Out: [secret](../secret.txt).
 External: [site](https://example.org/a.md) and [mail](mailto:a@example.org).
+By output name: [the guide](sub/guide.html#install) and [a typo](sub/guide.html#instal).
 """,
     "docs/sub/guide.md": """# Guide
 
@@ -57,9 +58,11 @@ EXPECTED_WARNINGS = [
     "docs/index.md:4:58: warning: no section 'instal' in docs/sub/guide.md",
     "docs/index.md:6:26: warning: no section 'nowhere' in this page",
     "docs/index.md:6:52: warning: '../secret.txt' is outside docs; it is neither linked to nor copied",
+    "docs/index.md:8:57: warning: no section 'instal' in docs/sub/guide.md",
 ]
 # Links the warnings are about: left as written, and so not expected to resolve.
 BROKEN = {"nope.md", "sub/guide.html#instal", "#nowhere", "../secret.txt"}
+# (A link to another page's output, `sub/guide.html`, is right as written: it is checked, not rewritten.)
 
 
 def make_tree(root):

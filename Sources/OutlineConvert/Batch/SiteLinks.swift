@@ -7,6 +7,9 @@ import Foundation
 public struct SiteLinks: Sendable {
     /// Every input's output, both as absolute paths with `.` and `..` resolved.
     private let outputs: [String: String]
+    /// And the other way: each output's input, for links written to the pages' outputs
+    /// (`guide.html` next to `guide.md`), which are right as they are.
+    private let inputsByOutput: [String: String]
     /// The output folder as the user named it (assets' outputs are shown under it).
     private let outputDirectory: String
 
@@ -15,6 +18,7 @@ public struct SiteLinks: Sendable {
         var outputs: [String: String] = [:]
         for job in jobs { outputs[BatchPlan.absolute(job.input)] = BatchPlan.absolute(job.output) }
         self.outputs = outputs
+        inputsByOutput = Dictionary(outputs.map { ($0.value, $0.key) }, uniquingKeysWith: { first, _ in first })
         self.outputDirectory = outputDirectory
     }
 
@@ -43,7 +47,11 @@ public struct SiteLinks: Sendable {
             return (.page(input: target, fragment: fragment.map(Self.decoded)), href)
         }
         var info = stat()
-        guard stat(target, &info) == 0 else { return (.missing(target), nil) }
+        guard stat(target, &info) == 0 else {
+            let output = BatchPlan.absolute(decodedPath, in: Path.parent(BatchPlan.absolute(job.output)))
+            if let input = inputsByOutput[output] { return (.page(input: input, fragment: fragment.map(Self.decoded)), nil) }
+            return (.missing(target), nil)
+        }
         switch FileKind(mode: info.st_mode) {
         case .regular:
             // Shown as the user would write them: under the folder named and the output folder.
