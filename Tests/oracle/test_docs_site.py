@@ -215,3 +215,12 @@ def test_cache_options(tmp_path):
     (tmp_path / "site/.outline-render-cache").write_text("old")
     tool(tmp_path, "docs", "-o", "site")
     assert not (tmp_path / "site/.outline-render-cache").exists()
+
+
+def test_raw_html_anchors_count_only_when_raw_html_is_kept(tmp_path):
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "a.md").write_text('# A\n\n<a id="raw"></a>Here.\n\nSee [here](#raw).\n')
+    safe = tool(tmp_path, "docs", "-o", "site")
+    assert "no section 'raw' in this page" in safe.stderr  # the anchor is left out of the page
+    unsafe = tool(tmp_path, "docs", "-o", "site2", "--unsafe")
+    assert "warning" not in unsafe.stderr and 'id="raw"' in (tmp_path / "site2" / "a.html").read_text()

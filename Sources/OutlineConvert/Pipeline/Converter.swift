@@ -83,6 +83,8 @@ public struct Converter: Sendable {
         if let site {
             var ids: [String] = []
             document.outline.forEachNode { ids.append($0.id) }
+            // With --unsafe, raw HTML in bodies may hold anchors of its own (`<a id="x">`).
+            if options.html.unsafe { ids += Self.htmlIDs(in: output) }
             facts = PageFacts(ids: ids, links: site.links.facts)
         }
         return Conversion(bytes: output, warnings: document.warnings + warnings, title: title, facts: facts)
@@ -114,6 +116,24 @@ public struct Converter: Sendable {
         document.warnings += CollapseRules.apply(options.collapse, to: &document.outline, file: file)
         document.outline.parseBodiesTogether(maxInputSize: options.maxInputSize)
         return document
+    }
+
+    /// The values of every ` id="…"` attribute in an HTML page.
+    private static func htmlIDs(in html: [UInt8]) -> [String] {
+        let marker = Array(" id=\"".utf8)
+        var ids: [String] = []
+        var index = 0
+        while index + marker.count < html.count {
+            guard html[index] == 32, html[index..<(index + marker.count)].elementsEqual(marker) else {
+                index += 1
+                continue
+            }
+            let start = index + marker.count
+            guard let end = html[start...].firstIndex(of: UInt8(ascii: "\"")) else { break }
+            ids.append(String(decoding: html[start..<end], as: UTF8.self))
+            index = end
+        }
+        return ids
     }
 
     /// The page's `<title>`: the outline's title, else its first node's, else the file name.
