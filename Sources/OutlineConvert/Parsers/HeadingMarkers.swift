@@ -93,14 +93,13 @@ struct PandocAttributes {
     var classes: [String] = []
     var pairs: [(String, String)] = []
 
-    /// Nil unless the whole text is valid attribute syntax.
+    /// Nil unless the whole text is valid attribute syntax (`{}`, empty, is valid: no
+    /// attributes, as pandoc reads it).
     init?(_ text: String) {
         var rest = Substring(text)
-        var sawAny = false
         while true {
             rest = rest.drop { $0 == " " || $0 == "\t" }
             guard let first = rest.first else { break }
-            sawAny = true
             if first == "#" || first == "." {
                 let word = rest.dropFirst().prefix { !$0.isWhitespace }
                 guard !word.isEmpty, !word.contains(where: { "{}\"'=#".contains($0) }) else { return nil }
@@ -127,6 +126,5 @@ struct PandocAttributes {
                 pairs.append((String(key), String(value)))
             }
         }
-        _ = sawAny  // `{}` is valid: no attributes (as pandoc reads it)
     }
 }
