@@ -152,10 +152,6 @@ struct Arguments {
 
     /// A folder, several inputs, or an existing folder as `-o`: convert a tree.
     var isBatch: Bool {
-        func isDirectory(_ path: String) -> Bool {
-            var flag: ObjCBool = false
-            return FileManager.default.fileExists(atPath: path, isDirectory: &flag) && flag.boolValue
-        }
         return inputs.count + undecodableInputs.count > 1 || inputs.contains { $0 != "-" && isDirectory($0) }
             || (inputs != ["-"] && output.map(isDirectory) == true)
     }

@@ -122,7 +122,7 @@ struct CLI {
     /// build record skips what did not change), and the outputs of inputs that are gone
     /// removed. Runs until a signal ends the process (which removes temporary files).
     private func watch(_ batch: Batch, output: String, reporter: Reporter) -> Never {
-        let roots = batch.parsed.inputs.map { Self.isDirectory($0) ? $0 : Path.parent($0) }
+        let roots = batch.parsed.inputs.map { isDirectory($0) ? $0 : Path.parent($0) }
         let watcher = FolderWatcher(roots: roots, excluding: output)
         watcher.start()
         var jobs = batch.runReturningJobs().jobs
@@ -144,7 +144,7 @@ struct CLI {
         _ input: String, to output: String, options: ConversionOptions, parsed: Arguments, reporter: Reporter, temporaries: TemporaryFiles
     ) -> Never {
         // (The output may sit next to the input: its own changes do not count.)
-        let watcher = FolderWatcher(roots: [Path.parent(input)], excluding: "", ignoring: [Path.lastComponent(output)])
+        let watcher = FolderWatcher(roots: [Path.parent(input)], excluding: nil, ignoring: [Path.lastComponent(output)])
         watcher.start()
         while true {
             if FileIdentity(path: input) == nil {
@@ -155,11 +155,6 @@ struct CLI {
             }
             watcher.waitForChange()
         }
-    }
-
-    private static func isDirectory(_ path: String) -> Bool {
-        var flag: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &flag) && flag.boolValue
     }
 
     private func usageError(_ message: String) -> Int32 {
@@ -190,6 +185,12 @@ struct CLI {
 
 func printError(_ message: String) {
     FileHandle.standardError.write(Data((message + "\n").utf8))
+}
+
+/// Whether `path` is a folder (following symbolic links).
+func isDirectory(_ path: String) -> Bool {
+    var flag: ObjCBool = false
+    return FileManager.default.fileExists(atPath: path, isDirectory: &flag) && flag.boolValue
 }
 
 func readText(_ path: String) throws -> String {

@@ -1,4 +1,5 @@
 import Foundation
+import OutlineConvert
 
 #if canImport(Glibc)
     import Glibc
@@ -10,7 +11,7 @@ import Foundation
 /// elsewhere, or when inotify is not available, a poll of the files' sizes and times.
 final class FolderWatcher {
     private let roots: [String]
-    private let excluded: String
+    private let excluded: String?
     /// File names whose changes do not count (a single file's output, next to its input).
     private let ignoredNames: Set<String>
     #if canImport(Glibc)
@@ -19,8 +20,8 @@ final class FolderWatcher {
     private var snapshot: [String: String] = [:]
 
     /// Watches `roots` (folders, or the folders of files), leaving out `excluded` (the
-    /// output folder, whose writes are the watcher's own).
-    init(roots: [String], excluding excluded: String, ignoring ignoredNames: Set<String> = []) {
+    /// output folder, whose writes are the watcher's own; nil for none).
+    init(roots: [String], excluding excluded: String?, ignoring ignoredNames: Set<String> = []) {
         self.roots = roots
         self.excluded = excluded
         self.ignoredNames = ignoredNames
@@ -103,27 +104,26 @@ final class FolderWatcher {
     #endif
 
     /// Every folder below `roots` (and the roots), but hidden ones and `excluded`.
-    private static func folders(_ roots: [String], excluding excluded: String) -> [String] {
+    private static func folders(_ roots: [String], excluding excluded: String?) -> [String] {
         var found: [String] = []
         var pending = roots
         var seen: Set<String> = []
         while let folder = pending.popLast() {
             // (The output folder may appear only after the first run: resolved each time.)
-            let real = BatchPlanPaths.real(folder)
-            guard real != BatchPlanPaths.real(excluded), seen.insert(real).inserted else { continue }
+            let real = BatchPlan.resolved(folder)
+            guard real != excluded.map(BatchPlan.resolved), seen.insert(real).inserted else { continue }
             found.append(folder)
             let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
             for name in names where !name.hasPrefix(".") {
                 let path = folder + "/" + name
-                var isFolder: ObjCBool = false
-                if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue { pending.append(path) }
+                if isDirectory(path) { pending.append(path) }
             }
         }
         return found
     }
 
     /// Each file's size and modification time, by path (the polling fallback).
-    private static func takeSnapshot(_ roots: [String], excluding excluded: String) -> [String: String] {
+    private static func takeSnapshot(_ roots: [String], excluding excluded: String?) -> [String: String] {
         var files: [String: String] = [:]
         for folder in folders(roots, excluding: excluded) {
             for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
@@ -133,14 +133,5 @@ final class FolderWatcher {
             }
         }
         return files
-    }
-}
-
-/// Real paths, for telling the output folder apart however it is spelled.
-enum BatchPlanPaths {
-    static func real(_ path: String) -> String {
-        guard let resolved = realpath(path, nil) else { return path }
-        defer { free(resolved) }
-        return String(cString: resolved)
     }
 }

@@ -96,7 +96,7 @@ public struct BatchPlan: Sendable {
 
     /// Where `path` really is: its deepest existing ancestor with every symbolic link
     /// resolved, followed by the components that do not exist yet.
-    static func resolved(_ path: String) -> String {
+    public static func resolved(_ path: String) -> String {
         let absolute = Self.absolute(path)
         var existing = absolute
         var missing: [String] = []
@@ -213,12 +213,12 @@ private struct TreeWalker {
     }
 
     /// Nil for a file to convert; files of other types are left alone without a word. A
-    /// file that cannot be opened is tried, so that its error is reported.
+    /// file that cannot be opened is tried, so that its error is reported. Only formats that
+    /// decide by content read the file's first bytes (a Markdown file is not read twice).
     private static func reasonToSkip(_ path: String) -> String? {
         guard let format = InputFormat(pathExtension: Path.fileExtension(path)) else {
             return "not an outline format"
         }
-        guard let head = try? Files.head(of: path, count: 65_536) else { return nil }
-        return format.reader.reasonToSkip(head[...])
+        return format.reader.reasonToSkip { (try? Files.head(of: path, count: 65_536))?[...] }
     }
 }

@@ -13,8 +13,9 @@ public struct JSONOutlineParser: OutlineReader {
 
     func sniff(_ head: ArraySlice<UInt8>) -> Bool { isOutline(head) }
 
-    func reasonToSkip(_ head: ArraySlice<UInt8>) -> String? {
-        isOutline(head) ? nil : "JSON that is not an outline (no top-level \"version\" and \"sections\")"
+    func reasonToSkip(_ head: () -> ArraySlice<UInt8>?) -> String? {
+        guard let head = head() else { return nil }
+        return isOutline(head) ? nil : "JSON that is not an outline (no top-level \"version\" and \"sections\")"
     }
 
     /// A top-level object with `"version"`, and `"sections"` unless the head ends first.

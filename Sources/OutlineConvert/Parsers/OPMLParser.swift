@@ -14,7 +14,8 @@ public struct OPMLParser: OutlineReader {
 
     func sniff(_ head: ArraySlice<UInt8>) -> Bool { XMLRootName.of(head) == "opml" }
 
-    func reasonToSkip(_ head: ArraySlice<UInt8>) -> String? {
+    func reasonToSkip(_ head: () -> ArraySlice<UInt8>?) -> String? {
+        guard let head = head() else { return nil }
         let root = XMLRootName.of(head)
         return root == "opml" ? nil : "a .opml file whose root is <\(Quote.snippet(root ?? "?"))>, not <opml>"
     }

@@ -12,7 +12,8 @@ public struct XMLSectionParser: OutlineReader {
 
     func sniff(_ head: ArraySlice<UInt8>) -> Bool { XMLRootName.of(head) == "outline" }
 
-    func reasonToSkip(_ head: ArraySlice<UInt8>) -> String? {
+    func reasonToSkip(_ head: () -> ArraySlice<UInt8>?) -> String? {
+        guard let head = head() else { return nil }  // (tried, so that its error is reported)
         let root = XMLRootName.of(head)
         return root == "outline" ? nil : "XML whose root is <\(Quote.snippet(root ?? "?"))>, not <outline>"
     }

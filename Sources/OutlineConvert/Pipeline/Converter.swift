@@ -75,19 +75,9 @@ public struct Converter: Sendable {
     public func convert(_ bytes: consuming [UInt8], file: String, site: PageSite? = nil) throws -> Conversion {
         let inputSize = bytes.count
         let document = try read(bytes, file: file)
-        let title = pageTitle(document.outline, file: file)
-        var context = WriteContext(options: options, file: file, pageTitle: title, inputSize: inputSize)
-        context.site = site
-        let (output, warnings) = options.to.writer.write(document.outline, context: context)
-        var facts: PageFacts?
-        if let site {
-            var ids: [String] = []
-            document.outline.forEachNode { ids.append($0.id) }
-            // With --unsafe, raw HTML in bodies may hold anchors of its own (`<a id="x">`).
-            if options.html.unsafe { ids += Self.htmlIDs(in: output) }
-            facts = PageFacts(ids: ids, links: site.links.facts)
-        }
-        return Conversion(bytes: output, warnings: document.warnings + warnings, title: title, facts: facts)
+        var conversion = emit(document.outline, file: file, inputSize: inputSize, site: site)
+        conversion.warnings = document.warnings + conversion.warnings
+        return conversion
     }
 
     /// Writes an outline in the output format: one read with `read` and then changed, or
@@ -95,12 +85,32 @@ public struct Converter: Sendable {
     /// states kept); `file` names the outline in warnings.
     public func write(_ outline: Outline, file: String = "<outline>") -> Conversion {
         var outline = outline
-        var warnings = IdentifierAssigner.assign(&outline, file: file)
-        warnings += CollapseRules.apply(options.collapse, to: &outline, file: file)
+        let warnings = resolve(&outline, file: file)
+        var conversion = emit(outline, file: file, inputSize: 0, site: nil)
+        conversion.warnings = warnings + conversion.warnings
+        return conversion
+    }
+
+    /// Gives every node its id and initial state (SPEC §4).
+    private func resolve(_ outline: inout Outline, file: String) -> [Diagnostic] {
+        IdentifierAssigner.assign(&outline, file: file) + CollapseRules.apply(options.collapse, to: &outline, file: file)
+    }
+
+    /// The writer's output for a resolved outline, with the page's facts in a docs site.
+    private func emit(_ outline: Outline, file: String, inputSize: Int, site: PageSite?) -> Conversion {
         let title = pageTitle(outline, file: file)
-        let context = WriteContext(options: options, file: file, pageTitle: title, inputSize: 0)
-        let (output, written) = options.to.writer.write(outline, context: context)
-        return Conversion(bytes: output, warnings: warnings + written, title: title)
+        var context = WriteContext(options: options, file: file, pageTitle: title, inputSize: inputSize)
+        context.site = site
+        let (output, warnings) = options.to.writer.write(outline, context: context)
+        var facts: PageFacts?
+        if let site {
+            var ids: [String] = []
+            outline.forEachNode { ids.append($0.id) }
+            // With --unsafe, raw HTML in bodies may hold anchors of its own (`<a id="x">`).
+            if options.html.unsafe { ids += Self.htmlIDs(in: output) }
+            facts = PageFacts(ids: ids, links: site.links.facts)
+        }
+        return Conversion(bytes: output, warnings: warnings, title: title, facts: facts)
     }
 
     /// Parses one input and resolves its ids and collapse state. An empty input (nothing,
@@ -112,8 +122,7 @@ public struct Converter: Sendable {
         let reader = format(of: file, bytes[...]).reader
         var document = try reader.read(bytes, file: file, maxInputSize: options.maxInputSize)
         if let title = options.title { document.outline.title = title.isEmpty ? nil : title }
-        document.warnings += IdentifierAssigner.assign(&document.outline, file: file)
-        document.warnings += CollapseRules.apply(options.collapse, to: &document.outline, file: file)
+        document.warnings += resolve(&document.outline, file: file)
         document.outline.parseBodiesTogether(maxInputSize: options.maxInputSize)
         return document
     }

@@ -9,8 +9,9 @@ protocol OutlineReader: Sendable {
     /// Whether content that has no telling extension looks like this format.
     func sniff(_ head: ArraySlice<UInt8>) -> Bool
     /// Inside a folder: why a file with one of `extensions` is not an outline of this format
-    /// (a pom.xml, a package.json), from its first bytes; nil to convert it.
-    func reasonToSkip(_ head: ArraySlice<UInt8>) -> String?
+    /// (a pom.xml, a package.json), from its first bytes, which `head` reads only when
+    /// asked (nil when they cannot be read); nil to convert it.
+    func reasonToSkip(_ head: () -> ArraySlice<UInt8>?) -> String?
     /// Whether the format is text (a NUL byte then means a binary file, refused early).
     var isText: Bool { get }
     /// Reads an outline as its source states it (ids and collapse state not yet resolved).
@@ -18,7 +19,7 @@ protocol OutlineReader: Sendable {
 }
 
 extension OutlineReader {
-    func reasonToSkip(_ head: ArraySlice<UInt8>) -> String? { nil }
+    func reasonToSkip(_ head: () -> ArraySlice<UInt8>?) -> String? { nil }
     var isText: Bool { false }
 }
 

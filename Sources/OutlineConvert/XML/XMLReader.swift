@@ -171,12 +171,7 @@ private let refuseUnparsedEntity: unparsedEntityDeclSAXFunc = { context, name, _
 private struct ElementPositions {
     let source: XMLSource
     private var scanner: XMLMarkupScanner
-    /// Newlines are counted up to `counted`; `lineStart` is where the current line begins.
-    private var counted = 0
-    private var line = 1
-    private var lineStart = 0
-    /// The last column computed, to count on from it on the same line.
-    private var lastColumn: (offset: Int, column: Int) = (0, 1)
+    private var lines = LineCounter()
 
     init(source: XMLSource) {
         self.source = source
@@ -194,16 +189,8 @@ private struct ElementPositions {
             let start = scanner.offset
             let markup = scanner.skipMarkup()
             guard markup == .startTag || markup == .emptyTag else { continue }
-            while counted < start {
-                if bytes[counted] == 10 {
-                    line += 1
-                    lineStart = counted + 1
-                }
-                counted += 1
-            }
-            let from: (offset: Int, column: Int) = lastColumn.offset >= lineStart ? lastColumn : (lineStart, 1)
-            lastColumn = (start, from.column + bytes[from.offset..<start].characterCount)
-            return (start, line, lastColumn.column)
+            let place = lines.position(of: start, in: bytes)
+            return (start, place.line, place.column)
         }
         return (bytes.count, 0, 0)
     }
