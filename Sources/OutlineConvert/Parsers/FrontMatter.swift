@@ -126,9 +126,31 @@ extension StringProtocol {
 
     /// The text without leading and trailing white space (spaces, tabs, line breaks).
     var trimmed: String {
+        // Bytes first: ASCII white space is a character of its own unless a combining mark
+        // follows, so when both new edges are ASCII the answer is that of the characters.
+        var start: Index?
+        var end = startIndex
+        var (firstByte, lastByte): (UInt8, UInt8) = (0, 0)
+        var index = utf8.startIndex
+        while index < utf8.endIndex {
+            let byte = utf8[index]
+            let next = utf8.index(after: index)
+            if !byte.isASCIIWhiteSpace {
+                if start == nil { (start, firstByte) = (index, byte) }
+                (end, lastByte) = (next, byte)
+            }
+            index = next
+        }
+        guard let start else { return "" }
+        if firstByte < 0x80 && lastByte < 0x80 { return String(self[start..<end]) }
         guard let first = firstIndex(where: { !$0.isWhitespace }),
             let last = lastIndex(where: { !$0.isWhitespace })
         else { return "" }
         return String(self[first...last])
     }
+}
+
+extension UInt8 {
+    /// Tab, line feed, vertical tab, form feed, carriage return or space.
+    fileprivate var isASCIIWhiteSpace: Bool { self == 32 || (9...13).contains(self) }
 }

@@ -1,10 +1,12 @@
 internal import CLibXML2
 import Foundation
 
-/// Parses XML with libxml2 into `XMLElement` values. This file is the only one that touches
-/// libxml2. Safe for untrusted input: no network, no DTD loading, no entity substitution,
-/// and any entity declaration stops the parse before it can be used (billion laughs, XXE).
-/// Nesting deeper than `maxDepth` elements is an error (libxml2's own limit).
+/// Parses XML with libxml2's SAX2 interface straight into `XMLElement` values: libxml2
+/// builds no tree of its own, so the document is held once, as our values. This file is the
+/// only one that touches libxml2. Safe for untrusted input: no network, no DTD loading, no
+/// entity substitution, and any entity declaration stops the parse before it can be used
+/// (billion laughs, XXE). Nesting deeper than `maxDepth` elements is an error (libxml2's own
+/// limit).
 enum XMLReader {
     /// The deepest element nesting accepted.
     static let maxDepth = 256
@@ -18,13 +20,20 @@ enum XMLReader {
             throw ConversionError.io(path: file, "libxml2 could not allocate a parser")
         }
         defer { xmlFreeParserCtxt(context) }
-        let state = ParseState()
+        let source = XMLSource(bytes)
+        let state = ParseState(source: source)
         let unmanaged = Unmanaged.passRetained(state)
         defer { unmanaged.release() }
         context.pointee._private = unmanaged.toOpaque()
-        context.pointee.sax.pointee.serror = recordError
-        context.pointee.sax.pointee.entityDecl = refuseEntityDeclaration
-        context.pointee.sax.pointee.unparsedEntityDecl = refuseUnparsedEntity
+        let sax = context.pointee.sax
+        sax?.pointee.serror = recordError
+        sax?.pointee.entityDecl = refuseEntityDeclaration
+        sax?.pointee.unparsedEntityDecl = refuseUnparsedEntity
+        sax?.pointee.startElementNs = startElement
+        sax?.pointee.endElementNs = endElement
+        sax?.pointee.characters = characters
+        sax?.pointee.ignorableWhitespace = characters
+        sax?.pointee.reference = refuseReference
 
         let options = Int32(
             XML_PARSE_NONET.rawValue | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_BIG_LINES.rawValue)
@@ -34,11 +43,10 @@ enum XMLReader {
         let chunks = Chunks(bytes)
         let document = xmlCtxtReadIO(
             context, readChunk, nil, Unmanaged.passUnretained(chunks).toOpaque(), file, nil, options)
-        defer { if let document { xmlFreeDoc(document) } }
+        if let document { xmlFreeDoc(document) }  // holds a doctype at most: no element is added to it
         if let refusal = state.refusal {
             throw ConversionError.refused(SourceLocation(file: file, line: refusal.line, column: refusal.column), refusal.message)
         }
-        let source = XMLSource(bytes)
         if let error = state.firstError {
             let column = error.line > 0 ? source.column(line: error.line, byteColumn: max(error.column, 1)) : 0
             let location = SourceLocation(file: file, line: error.line, column: column)
@@ -47,58 +55,10 @@ enum XMLReader {
             }
             throw ConversionError.malformed(location, error.message)
         }
-        guard let document, context.pointee.wellFormed != 0, let root = xmlDocGetRootElement(document) else {
+        guard context.pointee.wellFormed != 0, let root = state.root else {
             throw ConversionError.malformed(SourceLocation(file: file, line: 1, column: 1), "the file is not well-formed XML")
         }
-        var positions = ElementPositions(source: source)
-        return try element(root, file: file, positions: &positions)
-    }
-
-    // MARK: - Tree to values
-
-    private static func element(_ node: xmlNodePtr, file: String, positions: inout ElementPositions) throws -> XMLElement {
-        let name = string(node.pointee.name)
-        var (offset, line, column) = positions.next()
-        if column == 0 {
-            // The scan fell out of step with libxml2 (input it recovered from in its own
-            // way): its line, and the line's start, still locate the element.
-            (line, column) = (Int(xmlGetLineNo(node)), 1)
-        }
-        var attributes: [(String, String)] = []
-        var attribute = node.pointee.properties
-        while let current = attribute {
-            let value = xmlNodeListGetString(node.pointee.doc, current.pointee.children, 1)
-            defer { CLibXML2_free(value) }
-            attributes.append((string(current.pointee.name), value.map { String(cString: $0) } ?? ""))
-            attribute = current.pointee.next
-        }
-        var children: [XMLElement.Content] = []
-        var child = node.pointee.children
-        while let current = child {
-            switch current.pointee.type {
-            case XML_ELEMENT_NODE:
-                children.append(.element(try element(current, file: file, positions: &positions)))
-            case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
-                children.append(.text(string(UnsafePointer(current.pointee.content))))
-            case XML_ENTITY_REF_NODE:
-                let reference = Array(("&" + string(current.pointee.name) + ";").utf8)
-                let at = positions.source.bytes[offset...].firstRange(of: reference)?.lowerBound ?? offset
-                let place = positions.source.position(at)
-                throw ConversionError.refused(
-                    SourceLocation(file: file, line: place.line, column: place.column),
-                    "entity '\(Quote.snippet(string(current.pointee.name)))' is not defined; only the five XML entities are allowed")
-            default:
-                break  // comments, processing instructions
-            }
-            child = current.pointee.next
-        }
-        return XMLElement(
-            name: name, line: line, column: column, attributes: attributes, children: children,
-            source: positions.source, offset: offset)
-    }
-
-    private static func string(_ text: UnsafePointer<xmlChar>?) -> String {
-        text.map { String(cString: $0) } ?? ""
+        return root
     }
 }
 
@@ -125,10 +85,41 @@ private let readChunk: xmlInputReadCallback = { context, buffer, length in
     return Int32(count)
 }
 
-/// What the callbacks learn during one parse; reached through the context's `_private`.
+/// What the callbacks learn and build during one parse; reached through the context's `_private`.
 private final class ParseState {
     var firstError: (line: Int, column: Int, message: String)?
     var refusal: (line: Int, column: Int, message: String)?
+    /// The elements begun and not yet ended, outermost first.
+    var open: [OpenElement] = []
+    var root: XMLElement?
+    var positions: ElementPositions
+
+    init(source: XMLSource) { positions = ElementPositions(source: source) }
+
+    /// Records the first refusal and stops the parser.
+    func refuse(_ parser: xmlParserCtxtPtr, line: Int, column: Int, _ message: String) {
+        guard refusal == nil else { return }
+        refusal = (line, column, message)
+        xmlStopParser(parser)
+    }
+}
+
+/// An element whose end tag has not been read yet.
+private struct OpenElement {
+    let name: String
+    let offset: Int
+    let line: Int
+    let column: Int
+    let attributes: [(name: String, value: String)]
+    var children: [XMLElement.Content] = []
+    /// Text read since the last child element, not yet a child itself.
+    var text: [UInt8] = []
+
+    mutating func flushText() {
+        guard !text.isEmpty else { return }
+        children.append(.text(String(decoding: text, as: UTF8.self)))
+        text.removeAll(keepingCapacity: true)
+    }
 }
 
 private func state(of context: UnsafeMutableRawPointer?) -> (xmlParserCtxtPtr, ParseState)? {
@@ -150,18 +141,106 @@ private let recordError: xmlStructuredErrorFunc = { context, error in
 }
 
 private func refuse(_ context: UnsafeMutableRawPointer?, _ name: UnsafePointer<xmlChar>?) {
-    guard let (parser, state) = state(of: context), state.refusal == nil else { return }
+    guard let (parser, state) = state(of: context) else { return }
     let entity = name.map { String(cString: $0) } ?? "?"
     let input = parser.pointee.input
-    state.refusal = (
-        Int(input?.pointee.line ?? 0), Int(input?.pointee.col ?? 0),
-        "entity declarations are not allowed (entity '\(Quote.snippet(entity))'): they can expand without bound or read local files"
-    )
-    xmlStopParser(parser)
+    state.refuse(
+        parser, line: Int(input?.pointee.line ?? 0), column: Int(input?.pointee.col ?? 0),
+        "entity declarations are not allowed (entity '\(Quote.snippet(entity))'): they can expand without bound or read local files")
 }
 
 private let refuseEntityDeclaration: entityDeclSAXFunc = { context, name, _, _, _, _ in refuse(context, name) }
 private let refuseUnparsedEntity: unparsedEntityDeclSAXFunc = { context, name, _, _, _ in refuse(context, name) }
+
+/// A reference to an entity that is neither predefined nor declared (possible only in a
+/// document naming an external DTD, which is never loaded).
+private func refuseUndefinedEntity(_ parser: xmlParserCtxtPtr, _ state: ParseState, _ name: String) {
+    let source = state.positions.source
+    let from = state.open.last?.offset ?? 0
+    let at = source.bytes[from...].firstRange(of: Array("&\(name);".utf8))?.lowerBound ?? from
+    let place = source.position(at)
+    state.refuse(
+        parser, line: place.line, column: place.column,
+        "entity '\(Quote.snippet(name))' is not defined; only the five XML entities are allowed")
+}
+
+private let refuseReference: referenceSAXFunc = { context, name in
+    guard let (parser, state) = state(of: context) else { return }
+    refuseUndefinedEntity(parser, state, name.map { String(cString: $0) } ?? "?")
+}
+
+// MARK: - Building the elements
+
+private let startElement: startElementNsSAX2Func = { context, localName, _, _, _, _, attributeCount, _, attributes in
+    guard let (parser, state) = state(of: context), state.refusal == nil else { return }
+    var (offset, line, column) = state.positions.next()
+    if column == 0 {
+        // The scan fell out of step with libxml2 (input it recovered from in its own way):
+        // its line, and the line's start, still locate the element.
+        (line, column) = (Int(xmlSAX2GetLineNumber(parser)), 1)
+    }
+    var values: [(name: String, value: String)] = []
+    if let attributes, attributeCount > 0 {
+        values.reserveCapacity(Int(attributeCount))
+        // Five pointers per attribute: local name, prefix, URI, value start, value end.
+        for index in 0..<Int(attributeCount) {
+            let base = 5 * index
+            guard let name = attributes[base], let start = attributes[base + 3], let end = attributes[base + 4] else { continue }
+            let value = UnsafeBufferPointer(start: start, count: end - start)
+            guard let decoded = decodedAttribute(value) else {
+                let raw = String(decoding: value, as: UTF8.self)
+                let entity = raw.split(separator: "&").last.map { $0.prefix { $0 != ";" } } ?? ""
+                refuseUndefinedEntity(parser, state, String(entity))
+                return
+            }
+            values.append((String(cString: name), decoded))
+        }
+    }
+    if !state.open.isEmpty { state.open[state.open.count - 1].flushText() }
+    state.open.append(
+        OpenElement(name: localName.map { String(cString: $0) } ?? "", offset: offset, line: line, column: column, attributes: values))
+}
+
+private let endElement: endElementNsSAX2Func = { context, _, _, _ in
+    guard let (_, state) = state(of: context), state.refusal == nil, var ended = state.open.popLast() else { return }
+    ended.flushText()
+    let element = XMLElement(
+        name: ended.name, line: ended.line, column: ended.column, attributes: ended.attributes, children: ended.children,
+        source: state.positions.source, offset: ended.offset)
+    if state.open.isEmpty {
+        state.root = element
+    } else {
+        state.open[state.open.count - 1].flushText()
+        state.open[state.open.count - 1].children.append(.element(element))
+    }
+}
+
+private let characters: charactersSAXFunc = { context, text, length in
+    guard let (_, state) = state(of: context), state.refusal == nil, !state.open.isEmpty, let text, length > 0 else { return }
+    state.open[state.open.count - 1].text.append(contentsOf: UnsafeBufferPointer(start: text, count: Int(length)))
+}
+
+/// An attribute value as libxml2 hands it over without entity substitution: every `&` it
+/// holds stands for `&#38;` (an ampersand) or for a reference to an undefined entity; `nil`
+/// for the latter.
+private func decodedAttribute(_ value: UnsafeBufferPointer<xmlChar>) -> String? {
+    guard value.contains(UInt8(ascii: "&")) else { return String(decoding: value, as: UTF8.self) }
+    let ampersand = Array("&#38;".utf8)
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(value.count)
+    var index = 0
+    while index < value.count {
+        if value[index] == UInt8(ascii: "&") {
+            guard value[index...].starts(with: ampersand) else { return nil }
+            bytes.append(UInt8(ascii: "&"))
+            index += ampersand.count
+        } else {
+            bytes.append(value[index])
+            index += 1
+        }
+    }
+    return String(decoding: bytes, as: UTF8.self)
+}
 
 // MARK: - Positions
 
