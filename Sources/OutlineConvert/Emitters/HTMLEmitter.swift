@@ -31,6 +31,7 @@ public struct HTMLOptions: Equatable, Sendable {
 /// button, whose children are presentational). The page's language is the front
 /// matter's `lang`, else `en`.
 struct HTMLEmitter: OutlineWriter {
+    var rendersBodies: Bool { true }
     let name = "html"
     let extensions = ["html", "htm"]
     let optionNames = ["--fragment", "--template", "--unsafe", "--accordion", "--toc"]

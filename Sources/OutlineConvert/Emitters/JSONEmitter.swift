@@ -111,6 +111,10 @@ struct JSONEmitter: OutlineWriter {
             }
             while index < bytes.count {
                 let byte = bytes[index]
+                if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") && byte != 0xE2 {
+                    index += 1  // the common case: a byte copied as it is
+                    continue
+                }
                 let escape: String?
                 var length = 1
                 switch byte {

@@ -4,6 +4,7 @@
 /// body follows as plain text aligned with its title; a collapsed node hides its body and
 /// children.
 struct TextEmitter: OutlineWriter {
+    var rendersBodies: Bool { true }
     let name = "text"
     let extensions = ["txt", "text"]
     let optionNames = ["--ascii"]

@@ -97,7 +97,8 @@ public struct Converter: Sendable {
     }
 
     /// The writer's output for a resolved outline, with the page's facts in a docs site.
-    private func emit(_ outline: Outline, file: String, inputSize: Int, site: PageSite?) -> Conversion {
+    private func emit(_ outline: consuming Outline, file: String, inputSize: Int, site: PageSite?) -> Conversion {
+        if options.to.writer.rendersBodies { outline.parseBodiesTogether(maxInputSize: options.maxInputSize) }
         let title = pageTitle(outline, file: file)
         var context = WriteContext(options: options, file: file, pageTitle: title, inputSize: inputSize)
         context.site = site
@@ -123,7 +124,6 @@ public struct Converter: Sendable {
         var document = try reader.read(bytes, file: file, maxInputSize: options.maxInputSize)
         if let title = options.title { document.outline.title = title.isEmpty ? nil : title }
         document.warnings += resolve(&document.outline, file: file)
-        document.outline.parseBodiesTogether(maxInputSize: options.maxInputSize)
         return document
     }
 

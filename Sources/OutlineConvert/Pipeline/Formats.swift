@@ -58,12 +58,16 @@ protocol OutlineWriter: Sendable {
     var extensions: [String] { get }
     /// The command-line options only this writer uses, for the help text.
     var optionNames: [String] { get }
+    /// Whether bodies are rendered (HTML, text) rather than written as they are, so that
+    /// they are parsed as CommonMark first.
+    var rendersBodies: Bool { get }
     /// The output bytes, and warnings (what the format could not hold).
     func write(_ outline: Outline, context: WriteContext) -> (bytes: [UInt8], warnings: [Diagnostic])
 }
 
 extension OutlineWriter {
     var optionNames: [String] { [] }
+    var rendersBodies: Bool { false }
 }
 
 /// One of the formats outline-render reads (`--from`).

@@ -115,9 +115,15 @@ private struct OpenElement {
     /// Text read since the last child element, not yet a child itself.
     var text: [UInt8] = []
 
-    mutating func flushText() {
+    /// Makes the pending text a child. Only white space beside a child element is dropped:
+    /// every reader ignores it (text is read from elements without children), and a
+    /// plist or an outline holds a lot of it.
+    mutating func flushText(besideElement: Bool) {
         guard !text.isEmpty else { return }
-        children.append(.text(String(decoding: text, as: UTF8.self)))
+        let spaceOnly = text.allSatisfy { $0 == 32 || $0 == 10 || $0 == 9 || $0 == 13 }
+        if !(spaceOnly && (besideElement || children.contains { if case .element = $0 { true } else { false } })) {
+            children.append(.text(String(decoding: text, as: UTF8.self)))
+        }
         text.removeAll(keepingCapacity: true)
     }
 }
@@ -196,21 +202,20 @@ private let startElement: startElementNsSAX2Func = { context, localName, _, _, _
             values.append((String(cString: name), decoded))
         }
     }
-    if !state.open.isEmpty { state.open[state.open.count - 1].flushText() }
+    if !state.open.isEmpty { state.open[state.open.count - 1].flushText(besideElement: true) }
     state.open.append(
         OpenElement(name: localName.map { String(cString: $0) } ?? "", offset: offset, line: line, column: column, attributes: values))
 }
 
 private let endElement: endElementNsSAX2Func = { context, _, _, _ in
     guard let (_, state) = state(of: context), state.refusal == nil, var ended = state.open.popLast() else { return }
-    ended.flushText()
+    ended.flushText(besideElement: false)
     let element = XMLElement(
         name: ended.name, line: ended.line, column: ended.column, attributes: ended.attributes, children: ended.children,
         source: state.positions.source, offset: ended.offset)
     if state.open.isEmpty {
         state.root = element
     } else {
-        state.open[state.open.count - 1].flushText()
         state.open[state.open.count - 1].children.append(.element(element))
     }
 }
