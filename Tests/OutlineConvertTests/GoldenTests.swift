@@ -27,4 +27,27 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try Support.read(output) == Support.read(Self.golden.appending(path: golden)), "\(source) → \(golden)")
     }
+
+    /// Every example and fixture in every output format (HTML as a fragment: the page
+    /// around it has goldens above). Written by the build before the speed work and checked
+    /// by the oracles in Tests/oracle/test_formats.py, so that faster code writes the same bytes.
+    static let everyFormat: [(source: String, to: String)] = {
+        let sources = [
+            "Examples/products.md", "Examples/people.md", "Examples/json/products.json", "Examples/xml/products.xml",
+            "Examples/plist/products.plist", "Examples/opml/products.opml", "Examples/docs/index.md", "Examples/docs/guide/install.md",
+            "Examples/docs/reference.xml", "Tests/fixtures/writers.json", "Tests/fixtures/products-openstep.plist",
+            "Tests/fixtures/products-binary.plist",
+        ]
+        return sources.flatMap { source in ["html", "text", "json", "markdown", "xml", "opml", "plist"].map { (source, $0) } }
+    }()
+
+    @Test(arguments: everyFormat.indices)
+    func everyFormatWritesItsGoldenBytes(index: Int) throws {
+        let (source, to) = Self.everyFormat[index]
+        let extensions = ["text": "txt", "markdown": "md"]
+        let name = source.replacing(/^(Examples|Tests)\//, with: "") + "." + (extensions[to] ?? to)
+        let result = try Support.tool(arguments: [Support.root.appending(path: source).path, "--to", to] + (to == "html" ? ["--fragment"] : []))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == (try Support.read(Self.golden.appending(path: "formats/\(name)"))), "\(source) → \(to)")
+    }
 }
