@@ -1,15 +1,17 @@
 import Foundation
 
 /// The temporary files being written right now, so that an interrupt (Ctrl-C, SIGTERM,
-/// SIGHUP) can remove them before the process exits. A temporary file is created and
-/// registered in one step under the lock, so no interrupt can fall between the two; once
-/// `removeAll()` has run, no new one is created.
+/// SIGHUP) can remove them before the process exits. A name is registered before its file
+/// is created, and `removeAll()` waits for creations under way, so no interrupt can fall
+/// between the two; once `removeAll()` has run, no new one is created. Files are created,
+/// renamed and removed outside the lock: on a slow disk, workers do not wait on each other.
 ///
 /// Names are `.<output name>.<pid>-<random>.outline-render-tmp`, next to the output: a later
 /// run removes those whose process is gone (after a SIGKILL or a power cut).
 public final class TemporaryFiles: @unchecked Sendable {
-    private let lock = NSLock()
+    private let condition = NSCondition()
     private var paths: Set<String> = []
+    private var creating = 0
     private var closed = false
 
     /// The end of every temporary file's name.
@@ -21,36 +23,50 @@ public final class TemporaryFiles: @unchecked Sendable {
     /// Creates an empty temporary file next to `output` and registers it; throws when the
     /// run is being interrupted or the folder cannot be written.
     func create(for output: String) throws -> (descriptor: Int32, path: String) {
-        try lock.withLock {
-            guard !closed else { throw ConversionError.io(path: output, "interrupted") }
-            while true {
-                let random = String(UInt64.random(in: 0...UInt64.max), radix: 36)
-                let name = "." + Path.lastComponent(output) + ".\(getpid())-\(random)" + Self.suffix
-                let path = Path.join(Path.parent(output), name)
-                let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-                if descriptor >= 0 {
-                    paths.insert(path)
-                    return (descriptor, path)
-                }
-                guard errno == EEXIST else {
-                    throw ConversionError.io(path: output, "cannot write: \(String(cString: strerror(errno)))")
-                }
+        while true {
+            let random = String(UInt64.random(in: 0...UInt64.max), radix: 36)
+            let name = "." + Path.lastComponent(output) + ".\(getpid())-\(random)" + Self.suffix
+            let path = Path.join(Path.parent(output), name)
+            try condition.withLock {
+                guard !closed else { throw ConversionError.io(path: output, "interrupted") }
+                paths.insert(path)
+                creating += 1
             }
+            let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            let error = errno
+            let interrupted = condition.withLock {
+                creating -= 1
+                if descriptor < 0 { paths.remove(path) }
+                condition.broadcast()
+                return closed
+            }
+            if descriptor >= 0 && !interrupted { return (descriptor, path) }
+            if descriptor >= 0 {
+                close(descriptor)
+                unlink(path)
+                throw ConversionError.io(path: output, "interrupted")
+            }
+            guard error == EEXIST else { throw ConversionError.io(path: output, "cannot write: \(String(cString: strerror(error)))") }
         }
     }
 
-    /// Unregisters `path` and removes it if it is still there (it is not after a rename).
+    /// Removes `path`, then unregisters it.
     func remove(_ path: String) {
-        lock.withLock {
-            paths.remove(path)
-            unlink(path)
-        }
+        unlink(path)
+        condition.withLock { _ = paths.remove(path) }
     }
 
-    /// Removes every temporary file still registered, and refuses new ones.
+    /// Unregisters `path`, which a rename has made the output.
+    func forget(_ path: String) {
+        condition.withLock { _ = paths.remove(path) }
+    }
+
+    /// Removes every temporary file registered (waiting for those being created), and
+    /// refuses new ones.
     public func removeAll() {
-        lock.withLock {
+        condition.withLock {
             closed = true
+            while creating > 0 { condition.wait() }
             for path in paths { unlink(path) }
             paths.removeAll()
         }

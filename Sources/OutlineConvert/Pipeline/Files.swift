@@ -128,16 +128,19 @@ public enum Files {
             return .unchanged
         }
         let (descriptor, temporary) = try temporaries.create(for: path)
-        defer { temporaries.remove(temporary) }
+        var open = true
         do {
             try writeAll(content, to: descriptor, path: path)
             fchmod(descriptor, exists ? info.st_mode & 0o7777 : 0o644)
+            open = false  // (closed even when close fails: the descriptor is not to be closed twice)
             guard close(descriptor) == 0 else { throw failure(path) }
             guard rename(temporary, path) == 0 else { throw failure(path) }
         } catch {
-            close(descriptor)
+            if open { close(descriptor) }
+            temporaries.remove(temporary)
             throw error
         }
+        temporaries.forget(temporary)
         return .written
     }
 

@@ -1,0 +1,149 @@
+#!/usr/bin/env bash
+# The speed table of the README, in one run: every input format side by side with its floor
+# on the same bytes, and the batch figures.
+#
+#   Markdown (22 MB of the Node.js docs) → html fragment / text / json   floor: cmark
+#   XML section file, plist, OPML (~11 MB each) → json                   floor: xmllint --noout
+#   JSON outline (~11 MB) → json                                         floor: python3 json.load
+#   10,000 small Markdown files: -j 2 against -j 1 and against xargs -P2 cmark (tmpfs), -j 2
+#   against -j 1 on this disk, and a rerun with nothing changed against the first run.
+#
+# Each row alternates ours and the floor RUNS times (so both see the same machine) and
+# prints CPU time (user + sys: the median, then min–max), peak memory, the ratio of the
+# medians and the ratio's own spread (of the per-pair ratios). Batches compare wall time:
+# parallelism is what they measure.
+#
+# Usage: Benchmarks/speed.sh [RUNS]              (default 5)
+#        Benchmarks/speed.sh --callgrind         instruction counts for the Markdown rows
+#                                                 (a 2 MB slice), steadier than CPU time
+# Needs cmark, xmllint, python3 (and valgrind for --callgrind): scripts/setup installs them.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mode=time
+if [ "${1:-}" = "--callgrind" ]; then mode=callgrind; shift; fi
+runs=${1:-5}
+for needed in cmark xmllint python3; do
+  command -v "$needed" >/dev/null || { echo "error: $needed is needed (scripts/setup installs it)"; exit 1; }
+done
+swift build -c release >/dev/null
+tool=$PWD/.build/release/outline-render
+data=Benchmarks/data
+mkdir -p "$data/formats"
+
+# Inputs, made once and kept in Benchmarks/data (not committed).
+doc=$data/large.md
+if [ ! -s "$doc" ]; then
+  # NodeSource's nodejs installs these as .md, Debian's nodejs-doc as .md.gz.
+  sources=$(ls -S /usr/share/doc/nodejs/changelogs/*.md* /usr/share/doc/nodejs/api/*.md* 2>/dev/null | grep -E '\.md(\.gz)?$' || true)
+  [ -n "$sources" ] || { echo "error: no Node.js docs under /usr/share/doc/nodejs (apt-get install nodejs-doc)"; exit 1; }
+  : >"$doc"
+  while [ "$(stat -c %s "$doc")" -lt 20000000 ]; do zcat -f $sources >>"$doc"; done
+fi
+outline() {  # outline FORMAT OPML_SIZE: an ~11 MB input of FORMAT from a generated outline
+  local file=$data/formats/speed.$1
+  if [ ! -s "$file" ]; then
+    python3 Benchmarks/make-outline.py "$data/formats/speed-$1.opml" "$2"
+    "$tool" "$data/formats/speed-$1.opml" --to "$1" -o "$file"
+    rm "$data/formats/speed-$1.opml"
+  fi
+  echo "$file"
+}
+xml=$(outline xml 8600000)
+plist=$(outline plist 4500000)
+opml=$(outline opml 11000000)
+json=$(outline json 5000000)
+
+megabytes() { awk -v b="$(stat -c %s "$1")" 'BEGIN { printf "%.1f", b / 1e6 }'; }
+
+if [ "$mode" = callgrind ]; then
+  command -v valgrind >/dev/null || { echo "error: valgrind is needed (apt-get install valgrind)"; exit 1; }
+  slice=$data/slice.md
+  head -c 2000000 "$doc" >"$slice"
+  instructions() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null | awk '/Collected/ { print $NF }'; }
+  echo "Instruction counts (callgrind) on $slice ($(megabytes "$slice") MB), $(date -u +%F), $(nproc) cores"
+  echo
+  echo "| work | ours | cmark | ratio |"
+  echo "|---|---|---|---|"
+  floor=$(instructions cmark "$slice")
+  for to in "html --fragment" text json; do
+    ours=$(instructions "$tool" "$slice" --to $to)
+    printf '| Markdown → %s | %s | %s | %s× |\n' "$to" "$ours" "$floor" "$(awk -v a="$ours" -v b="$floor" 'BEGIN { printf "%.2f", a / b }')"
+  done
+  exit 0
+fi
+
+out=$(mktemp -d)
+trap 'rm -rf "$out" /dev/shm/outline-render-speed' EXIT
+cpu() {  # cpu COMMAND...: runs it once; prints "cpu_seconds wall_seconds peak_kb exit_status"
+  /usr/bin/time -o "$out/time" -f "%U %S %e %M %x" "$@" >/dev/null 2>"$out/stderr" || true
+  tail -1 "$out/time" | sed 's/^Command exited with non-zero status [0-9]*//' |
+    awk '{ printf "%.3f %.3f %d %d\n", $1 + $2, $3, $4, $5 }'
+}
+summary() {  # summary FILE COLUMN: "median min max" of a column of numbers
+  awk -v c="$2" '{ print $c }' "$1" | sort -g | awk '{ v[NR] = $1 } END { printf "%.2f %.2f %.2f", v[int((NR + 1) / 2)], v[1], v[NR] }'
+}
+# pair LABEL TARGET CLOCK FLOOR_LABEL -- FLOOR_COMMAND... -- OUR_COMMAND...
+# CLOCK is 1 for CPU time, 2 for wall time. Prints one table row.
+pair() {
+  local label=$1 target=$2 clock=$3 floor_label=$4
+  shift 5
+  local floor_command=() ours_command=()
+  while [ "$1" != -- ]; do floor_command+=("$1"); shift; done
+  shift
+  ours_command=("$@")
+  : >"$out/floor"; : >"$out/ours"; : >"$out/ratios"
+  for ((r = 0; r < runs; r++)); do
+    [ -n "${prepare:-}" ] && eval "$prepare"
+    read -r fc fw fkb _ <<<"$(cpu "${floor_command[@]}")"
+    [ -n "${prepare:-}" ] && eval "$prepare"
+    read -r oc ow okb status <<<"$(cpu "${ours_command[@]}")"
+    [ "$status" = 0 ] || { echo "error: $label failed: $(head -c 300 "$out/stderr")"; exit 1; }
+    echo "$fc $fw $fkb" >>"$out/floor"
+    echo "$oc $ow $okb" >>"$out/ours"
+    if [ "$clock" = 1 ]; then echo "$oc $fc"; else echo "$ow $fw"; fi | awk '{ print ($2 > 0 ? $1 / $2 : 0) }' >>"$out/ratios"
+  done
+  read -r om olo ohi <<<"$(summary "$out/ours" "$clock")"
+  read -r fm flo fhi <<<"$(summary "$out/floor" "$clock")"
+  read -r _ rlo rhi <<<"$(summary "$out/ratios" 1)"
+  local okb fkb ratio met
+  okb=$(summary "$out/ours" 3 | awk '{ print int($3 / 1024) }')
+  fkb=$(summary "$out/floor" 3 | awk '{ print int($3 / 1024) }')
+  ratio=$(awk -v a="$om" -v b="$fm" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
+  met=$(awk -v r="$ratio" -v t="${target#≤ }" 'BEGIN { print (t == "" || r <= t + 0 ? "yes" : "no") }')
+  [ -n "$target" ] || met=—
+  printf '| %s | %s (%s–%s) | %s | %s (%s–%s) | %s× (%s–%s) | %s | %s | %s | %s |\n' \
+    "$label" "$om" "$olo" "$ohi" "$floor_label" "$fm" "$flo" "$fhi" "$ratio" \
+    "$(printf %.2f "$rlo")" "$(printf %.2f "$rhi")" "$okb" "$fkb" "${target:-—}" "$met"
+}
+
+echo "Machine: $(nproc) cores, $(free -g | awk '/Mem:/ { print $2 }') GiB; $(date -u '+%F %H:%M UTC'); $runs runs per row, alternating"
+echo "Floors: cmark $(cmark --version | head -1 | awk '{ print $2 }'), xmllint $(xmllint --version 2>&1 | head -1 | awk '{ print $NF }'), Python $(python3 -V | awk '{ print $2 }')"
+echo "Inputs: Markdown $(megabytes "$doc") MB; XML $(megabytes "$xml") MB; plist $(megabytes "$plist") MB; OPML $(megabytes "$opml") MB; JSON $(megabytes "$json") MB"
+echo
+echo "| work | ours (CPU s, median, min–max) | floor | floor (CPU s) | ratio (spread) | ours MB | floor MB | target | met |"
+echo "|---|---|---|---|---|---|---|---|---|"
+pair "Markdown → html fragment" "≤ 1.2" 1 cmark -- cmark "$doc" -- "$tool" "$doc" --to html --fragment
+pair "Markdown → text" "≤ 1.2" 1 cmark -- cmark "$doc" -- "$tool" "$doc" --to text
+pair "Markdown → json" "≤ 1.2" 1 cmark -- cmark "$doc" -- "$tool" "$doc" --to json
+pair "XML section file → json" "≤ 3" 1 "xmllint --noout" -- xmllint --noout "$xml" -- "$tool" "$xml" --to json
+pair "plist → json" "≤ 3" 1 "xmllint --noout" -- xmllint --noout "$plist" -- "$tool" "$plist" --to json
+pair "OPML → json" "≤ 3" 1 "xmllint --noout" -- xmllint --noout "$opml" -- "$tool" "$opml" --to json
+pair "JSON → json" "" 1 "python3 json.load" -- python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$json" -- "$tool" "$json" --to json
+
+# Batches: 10,000 real small Markdown files. Wall time; outputs on tmpfs unless said.
+[ -d $data/tree ] || python3 Benchmarks/make-tree.py $data/tree 10000 100
+shm=/dev/shm/outline-render-speed
+mkdir -p $shm
+batch() { echo "$tool $data/tree -o $1 -q -j $2"; }
+prepare="rm -rf $shm/out" pair "10,000 files, -j 2, tmpfs (wall s)" "≤ 0.333" 2 "xargs -P2 cmark" \
+  -- bash -c "find $data/tree -name '*.md' -print0 | xargs -0 -n1 -P2 cmark >/dev/null" -- $(batch $shm/out 2)
+prepare="rm -rf $shm/out" pair "10,000 files, -j 2 vs -j 1, tmpfs (wall s)" "≤ 0.625" 2 "-j 1" \
+  -- $(batch $shm/out 1) -- $(batch $shm/out 2)
+prepare="rm -rf $data/out-disk" pair "10,000 files, -j 2 vs -j 1, disk (wall s)" "≤ 1" 2 "-j 1" \
+  -- $(batch $data/out-disk 1) -- $(batch $data/out-disk 2)
+rm -rf $shm/warm && $tool $data/tree -o $shm/warm -q
+prepare="rm -rf $shm/out" pair "10,000 files, nothing changed vs first run (wall s)" "≤ 0.2" 2 "first run" \
+  -- $(batch $shm/out 2) -- $(batch $shm/warm 2)
+rm -rf "$data/out-disk"
+echo
+echo "A ratio is ours ÷ floor (lower is better): the target ≤ 0.333 is 3× faster than the floor, ≤ 0.625 is 1.6× faster."
