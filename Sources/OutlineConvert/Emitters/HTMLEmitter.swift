@@ -77,7 +77,7 @@ private struct Page {
                 title: pageTitle, lang: lang, indexLink: indexLink, into: &html,
                 toc: { toc ? TableOfContents.write(outline, into: &$0) : () }, content: { writeContent(outline, into: &$0) })
         }
-        return html.bytes
+        return html.finish()
     }
 
     /// About the size of the page, so the buffer is allocated once, not grown by doubling:

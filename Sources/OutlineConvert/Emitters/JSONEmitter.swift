@@ -25,7 +25,7 @@ struct JSONEmitter: OutlineWriter {
         json.write("  \"sections\": " as StaticString)
         write(outline.nodes, indent: "  ", into: &json)
         json.write("\n}\n" as StaticString)
-        return json.bytes
+        return json.finish()
     }
 
     private func write(_ nodes: [OutlineNode], indent: String, into json: inout ByteBuffer) {
@@ -97,7 +97,17 @@ struct JSONEmitter: OutlineWriter {
     static func quoted(_ text: String) -> String {
         var json = ByteBuffer()
         quote(text, into: &json)
-        return String(decoding: json.bytes, as: UTF8.self)
+        return String(decoding: json.finish(), as: UTF8.self)
+    }
+
+    /// Whether one of the eight bytes of `word` is a control character, `"`, `\\` or 0xE2
+    /// (which starts U+2028 and U+2029): the classic tests for a zero byte and a byte below n.
+    private static func mayNeedEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZero(_ x: UInt64) -> Bool { (x &- ones) & ~x & highs != 0 }
+        return (word &- ones &* 0x20) & ~word & highs != 0 || hasZero(word ^ (ones &* 0x22)) || hasZero(word ^ (ones &* 0x5C))
+            || hasZero(word ^ (ones &* 0xE2))
     }
 
     static func quote(_ text: String, into json: inout ByteBuffer) {
@@ -110,9 +120,16 @@ struct JSONEmitter: OutlineWriter {
                 if end > runStart { json.write(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[runStart..<end]))) }
             }
             while index < bytes.count {
+                // The common case: eight bytes at a time that need no escape.
+                if index + 8 <= bytes.count,
+                    !Self.mayNeedEscape(UnsafeRawBufferPointer(bytes).loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                {
+                    index += 8
+                    continue
+                }
                 let byte = bytes[index]
                 if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") && byte != 0xE2 {
-                    index += 1  // the common case: a byte copied as it is
+                    index += 1
                     continue
                 }
                 let escape: String?

@@ -31,13 +31,13 @@ struct MarkdownEmitter: OutlineWriter {
         if !outline.body.isEmpty { block(Self.escapingHeadingLines(outline.body, of: nil, warnings: &warnings), into: &markdown) }
         write(outline.nodes, depth: 1, into: &markdown, warnings: &warnings)
         // An empty outline is one empty line: an empty file would be refused as input.
-        if markdown.bytes.isEmpty { markdown.write("\n" as StaticString) }
-        return (markdown.bytes, warnings.list)
+        if markdown.isEmpty { markdown.write("\n" as StaticString) }
+        return (markdown.finish(), warnings.list)
     }
 
     /// A block of lines, after a blank line unless it starts the file.
     private func block(_ text: String, into markdown: inout ByteBuffer) {
-        if !markdown.bytes.isEmpty { markdown.write("\n" as StaticString) }
+        if !markdown.isEmpty { markdown.write("\n" as StaticString) }
         markdown.write(text)
         markdown.write("\n" as StaticString)
     }

@@ -34,7 +34,7 @@ struct OPMLEmitter: OutlineWriter {
         xml.write("  </head>\n  <body>\n" as StaticString)
         write(outline.nodes, indent: "    ", into: &xml, warnings: &warnings)
         xml.write("  </body>\n</opml>\n" as StaticString)
-        return (xml.bytes, warnings.list)
+        return (xml.finish(), warnings.list)
     }
 
     private func element(_ name: String, _ text: String, into xml: inout ByteBuffer) -> Bool {

@@ -25,7 +25,7 @@ struct PlistEmitter: OutlineWriter {
         if plist.replaced { warnings.replacedControlCharacters(in: nil) }
         plist.array(outline.nodes, indent: "\t", warnings: &warnings)
         plist.bytes.write("</dict>\n</plist>\n" as StaticString)
-        return (plist.bytes.bytes, warnings.list)
+        return (plist.bytes.finish(), warnings.list)
     }
 }
 

@@ -19,7 +19,7 @@ struct TextEmitter: OutlineWriter {
         let preamble = outline.bodyPlainText()
         if !preamble.isEmpty { text.write(preamble + "\n\n") }
         write(outline.nodes, ascii: ascii, indent: "", into: &text)
-        return text.bytes
+        return text.finish()
     }
 
     private func write(_ nodes: [OutlineNode], ascii: Bool, indent: String, into text: inout ByteBuffer) {

@@ -21,7 +21,7 @@ struct XMLSectionEmitter: OutlineWriter {
         if replaced { warnings.replacedControlCharacters(in: nil) }
         write(outline.nodes, indent: "  ", into: &xml, warnings: &warnings)
         xml.write("</outline>\n" as StaticString)
-        return (xml.bytes, warnings.list)
+        return (xml.finish(), warnings.list)
     }
 
     private func write(_ nodes: [OutlineNode], indent: String, into xml: inout ByteBuffer, warnings: inout WriterWarnings) {

@@ -128,21 +128,18 @@ extension StringProtocol {
     var trimmed: String {
         // Bytes first: ASCII white space is a character of its own unless a combining mark
         // follows, so when both new edges are ASCII the answer is that of the characters.
-        var start: Index?
-        var end = startIndex
-        var (firstByte, lastByte): (UInt8, UInt8) = (0, 0)
-        var index = utf8.startIndex
-        while index < utf8.endIndex {
-            let byte = utf8[index]
-            let next = utf8.index(after: index)
-            if !byte.isASCIIWhiteSpace {
-                if start == nil { (start, firstByte) = (index, byte) }
-                (end, lastByte) = (next, byte)
-            }
-            index = next
+        let edges: (start: Int, end: Int, ascii: Bool)?? = utf8.withContiguousStorageIfAvailable { bytes in
+            guard let first = bytes.firstIndex(where: { !$0.isASCIIWhiteSpace }),
+                let last = bytes.lastIndex(where: { !$0.isASCIIWhiteSpace })
+            else { return nil }
+            return (first, last + 1, bytes[first] < 0x80 && bytes[last] < 0x80)
         }
-        guard let start else { return "" }
-        if firstByte < 0x80 && lastByte < 0x80 { return String(self[start..<end]) }
+        switch edges {
+        case .some(.none): return ""
+        case .some(.some(let edges)) where edges.ascii:
+            return String(self[utf8.index(utf8.startIndex, offsetBy: edges.start)..<utf8.index(utf8.startIndex, offsetBy: edges.end)])
+        default: break
+        }
         guard let first = firstIndex(where: { !$0.isWhitespace }),
             let last = lastIndex(where: { !$0.isWhitespace })
         else { return "" }

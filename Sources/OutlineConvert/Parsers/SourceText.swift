@@ -122,12 +122,19 @@ struct LineCounter {
     mutating func position(of offset: Int, in bytes: [UInt8]) -> (line: Int, column: Int) {
         let offset = min(offset, bytes.count)
         if offset < counted { self = LineCounter() }
-        while counted < offset {
-            if bytes[counted] == 10 {
-                line += 1
-                lineStart = counted + 1
+        if counted < offset {
+            bytes.withUnsafeBufferPointer { bytes in
+                // A plain count vectorizes; only the last line break's place is looked for.
+                var newlines = 0
+                for index in counted..<offset { newlines &+= bytes[index] == 10 ? 1 : 0 }
+                if newlines > 0 {
+                    line += newlines
+                    var index = offset - 1
+                    while bytes[index] != 10 { index -= 1 }
+                    lineStart = index + 1
+                }
             }
-            counted += 1
+            counted = offset
         }
         let from: (offset: Int, column: Int) = last.offset >= lineStart && last.offset <= offset ? last : (lineStart, 1)
         last = (offset, from.column + bytes[from.offset..<offset].characterCount)

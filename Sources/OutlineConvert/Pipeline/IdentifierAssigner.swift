@@ -53,22 +53,28 @@ struct IdentifierAssigner {
 
     /// Like GitHub: lowercase, spaces to `-`, punctuation other than `-` and `_` dropped.
     static func slug(_ title: String) -> String {
-        if title.utf8.allSatisfy({ $0 < 0x80 }) {
+        var title = title
+        let ascii: String? = title.withUTF8 { utf8 in
             // ASCII titles (most of them) without Unicode property look-ups.
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(title.utf8.count)
-            for byte in title.utf8 {
-                switch byte {
-                case UInt8(ascii: "A")...UInt8(ascii: "Z"): bytes.append(byte + 32)
-                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                    UInt8(ascii: "-"), UInt8(ascii: "_"):
-                    bytes.append(byte)
-                case UInt8(ascii: " "): bytes.append(UInt8(ascii: "-"))
-                default: break
+            guard utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+            let slug = String(unsafeUninitializedCapacity: utf8.count) { slug in
+                var count = 0
+                for byte in utf8 {
+                    switch byte {
+                    case UInt8(ascii: "A")...UInt8(ascii: "Z"): slug[count] = byte + 32
+                    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                        UInt8(ascii: "-"), UInt8(ascii: "_"):
+                        slug[count] = byte
+                    case UInt8(ascii: " "): slug[count] = UInt8(ascii: "-")
+                    default: continue
+                    }
+                    count += 1
                 }
+                return count
             }
-            return bytes.isEmpty ? "section" : String(decoding: bytes, as: UTF8.self)
+            return slug.isEmpty ? "section" : slug
         }
+        if let ascii { return ascii }
         var slug = ""
         for character in title.lowercased() {
             if character == " " {
@@ -83,7 +89,8 @@ struct IdentifierAssigner {
     /// An HTML id has no white space.
     private static func cleaned(_ id: String) -> String {
         // Most ids are ASCII without white space: nothing to do.
-        if id.utf8.allSatisfy({ $0 > 32 && $0 < 0x7F }) { return id }
+        var id = id
+        if id.withUTF8({ $0.allSatisfy { $0 > 32 && $0 < 0x7F } }) { return id }
         return id.trimmed.split(whereSeparator: \.isWhitespace).joined(separator: "-")
     }
 }

@@ -105,21 +105,22 @@ struct XMLMarkupScanner {
 
     /// At a `<`: moves past the whole construct and says what it was.
     mutating func skipMarkup() -> Markup {
+        let second = offset + 1 < bytes.count ? bytes[offset + 1] : 0
+        if second != UInt8(ascii: "!") && second != UInt8(ascii: "?") {  // a tag (the common case)
+            let isEnd = second == UInt8(ascii: "/")
+            let last = skipToClose(bracketsNest: false)
+            return isEnd ? .endTag : last == UInt8(ascii: "/") ? .emptyTag : .startTag
+        }
         if has("<!--") { skip(past: "-->"); return .other }
         if has("<![CDATA[") {
             let start = offset + 9
             skip(past: "]]>")
             return .cdata(start)
         }
-        if has("<?") { skip(past: "?>"); return .other }
-        if has("<!") {
-            // A doctype: quoted literals and an internal subset in brackets may hold `>`.
-            _ = skipToClose(bracketsNest: true)
-            return .other
-        }
-        let isEnd = has("</")
-        let last = skipToClose(bracketsNest: false)
-        return isEnd ? .endTag : last == UInt8(ascii: "/") ? .emptyTag : .startTag
+        if second == UInt8(ascii: "?") { skip(past: "?>"); return .other }
+        // A doctype: quoted literals and an internal subset in brackets may hold `>`.
+        _ = skipToClose(bracketsNest: true)
+        return .other
     }
 
     /// Moves past the `>` that closes the construct, stepping over quoted text (and, with

@@ -265,12 +265,13 @@ private struct ElementPositions {
     /// The next start tag's offset, line and column.
     mutating func next() -> (offset: Int, line: Int, column: Int) {
         let bytes = source.bytes
-        while let byte = scanner.peek() {
-            guard byte == UInt8(ascii: "<") else {
-                scanner.offset += 1
-                continue
-            }
-            let start = scanner.offset
+        while scanner.offset < bytes.count {
+            guard let start = bytes.withUnsafeBytes({ buffer -> Int? in
+                guard let base = buffer.baseAddress, let found = memchr(base + scanner.offset, Int32(UInt8(ascii: "<")), buffer.count - scanner.offset)
+                else { return nil }
+                return base.distance(to: UnsafeRawPointer(found))
+            }) else { break }
+            scanner.offset = start
             let markup = scanner.skipMarkup()
             guard markup == .startTag || markup == .emptyTag else { continue }
             let place = lines.position(of: start, in: bytes)
