@@ -125,6 +125,10 @@ struct MarkdownLimits: Sendable {
             index + 1 >= bytes.count || bytes[index + 1] == 32 || bytes[index + 1] == 9 || bytes[index + 1] == 10
         }
 
+        /// The bytes `scanLine` only steps over: all but line feed, space, tab and the
+        /// characters it counts.
+        private static let isPlain: [Bool] = (0...255).map { !Array("\n \t[*_<>`&\\!]".utf8).contains(UInt8($0)) }
+
         /// Walks one line from `start` to its end: counts the characters that can become
         /// nodes, and `![` and `](` pairs; returns where the line ends, whether it held only
         /// white space, and the first limit passed.
@@ -133,6 +137,11 @@ struct MarkdownLimits: Sendable {
             var index = start
             while index < bytes.count {
                 let byte = bytes[index]
+                if Self.isPlain[Int(byte)] {  // most bytes: neither white space nor counted
+                    blank = false
+                    index += 1
+                    continue
+                }
                 if byte == 10 { break }
                 defer { index += 1 }
                 if byte != 32 && byte != 9 { blank = false }

@@ -6,7 +6,10 @@ enum SourceText {
     /// invalid UTF-8 are errors located by line and column (columns count characters, from 1).
     static func validated(_ bytes: consuming [UInt8], file: String) throws -> [UInt8] {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
-        if let nul = bytes.firstIndex(of: 0) {
+        let nulAt = bytes.withUnsafeBytes { buffer in
+            buffer.baseAddress.flatMap { base in memchr(base, 0, buffer.count).map { base.distance(to: UnsafeRawPointer($0)) } }
+        }
+        if let nul = nulAt {
             throw ConversionError.malformed(
                 location(of: nul, in: bytes[...], file: file), "the file contains a NUL byte; it is not text")
         }

@@ -179,7 +179,7 @@ private let refuseReference: referenceSAXFunc = { context, name in
 
 private let startElement: startElementNsSAX2Func = { context, localName, _, _, _, _, attributeCount, _, attributes in
     guard let (parser, state) = state(of: context), state.refusal == nil else { return }
-    var (offset, line, column) = state.positions.next()
+    var (offset, line, column) = state.positions.next(parser)
     if column == 0 {
         // The scan fell out of step with libxml2 (input it recovered from in its own way):
         // its line, and the line's start, still locate the element.
@@ -249,28 +249,62 @@ private func decodedAttribute(_ value: UnsafeBufferPointer<xmlChar>) -> String? 
 
 // MARK: - Positions
 
-/// Where each element starts, found by scanning the source for start tags in document
-/// order (the order the tree is walked in): exact lines past libxml2's 65,535 cap and exact
-/// columns, in one pass over the bytes however long the lines are.
+/// Where each element starts: exact lines past libxml2's 65,535 cap and exact columns, in
+/// one pass however long the lines are. In UTF-8 (nearly every document), libxml2 reports a
+/// start tag when it has read up to its `>`, so the tag's `<` is the last one before that
+/// offset (an attribute value holds no `<`), and libxml2's line there, less the line breaks
+/// inside the tag, is the tag's line. In other encodings, libxml2's offsets are not ours: a
+/// scan for start tags in document order (the order they are reported in) finds them.
 private struct ElementPositions {
     let source: XMLSource
     private var scanner: XMLMarkupScanner
     private var lines = LineCounter()
+    /// The last element placed.
+    private var last = (offset: 0, line: 1, column: 1)
+    /// Whether libxml2's offsets are the source's (decided at the first element).
+    private var sameOffsets: Bool?
 
     init(source: XMLSource) {
         self.source = source
         scanner = XMLMarkupScanner(bytes: source.bytes, offset: 0)
     }
 
-    /// The next start tag's offset, line and column.
-    mutating func next() -> (offset: Int, line: Int, column: Int) {
+    /// The offset, line and column of the start tag `parser` has just read; column 0 when
+    /// it cannot be found.
+    mutating func next(_ parser: xmlParserCtxtPtr) -> (offset: Int, line: Int, column: Int) {
+        let input = parser.pointee.input
+        if sameOffsets == nil { sameOffsets = input?.pointee.buf?.pointee.encoder == nil }
+        guard sameOffsets == true, let input else { return scanned() }
+        let bytes = source.bytes
+        let end = min(max(Int(xmlByteConsumed(parser)), 0), bytes.count)
+        let from = min(last.offset, end)
+        return bytes.withUnsafeBufferPointer { buffer in
+            guard let start = buffer[from..<end].lastIndex(of: UInt8(ascii: "<")) else { return (end, Int(input.pointee.line), 0) }
+            let line = Int(input.pointee.line) - buffer[start..<end].reduce(0) { $1 == 10 ? $0 + 1 : $0 }
+            let column: Int
+            if line == last.line {
+                column = last.column + buffer[last.offset..<start].characterCount
+            } else {
+                let lineStart = buffer[..<start].lastIndex(of: 10).map { $0 + 1 } ?? 0
+                column = 1 + buffer[lineStart..<start].characterCount
+            }
+            last = (start, line, column)
+            return last
+        }
+    }
+
+    /// The next start tag's offset, line and column, by scanning.
+    private mutating func scanned() -> (offset: Int, line: Int, column: Int) {
         let bytes = source.bytes
         while scanner.offset < bytes.count {
-            guard let start = bytes.withUnsafeBytes({ buffer -> Int? in
-                guard let base = buffer.baseAddress, let found = memchr(base + scanner.offset, Int32(UInt8(ascii: "<")), buffer.count - scanner.offset)
-                else { return nil }
-                return base.distance(to: UnsafeRawPointer(found))
-            }) else { break }
+            guard
+                let start = bytes.withUnsafeBytes({ buffer -> Int? in
+                    guard let base = buffer.baseAddress,
+                        let found = memchr(base + scanner.offset, Int32(UInt8(ascii: "<")), buffer.count - scanner.offset)
+                    else { return nil }
+                    return base.distance(to: UnsafeRawPointer(found))
+                })
+            else { break }
             scanner.offset = start
             let markup = scanner.skipMarkup()
             guard markup == .startTag || markup == .emptyTag else { continue }
