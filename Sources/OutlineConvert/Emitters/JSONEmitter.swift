@@ -35,8 +35,9 @@ struct JSONEmitter: OutlineWriter {
         }
         json.write("[\n" as StaticString)
         let inner = indent.utf8.count < Self.maxIndent ? indent + "    " : indent
-        for (index, node) in nodes.enumerated() {
+        for index in nodes.indices {
             // Written piece by piece: no string is built per node but the strings themselves.
+            let node = nodes[index]
             json.write(indent)
             json.write("  {\n" as StaticString)
             field("id", node.id, indent: inner, into: &json)

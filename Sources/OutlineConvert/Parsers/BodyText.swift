@@ -47,14 +47,14 @@ enum BodyText {
 /// headings read. "" when there is nothing but white space.
 enum TitleText {
     static func normalized(_ text: String) -> String {
-        var previous: UInt8 = 32
-        var plain = true
-        for byte in text.utf8 {
-            if byte == 9 || byte == 10 || byte == 13 || (byte == 32 && previous == 32) {
-                plain = false
-                break
+        var text = text
+        let (plain, previous) = text.withUTF8 { bytes in
+            var previous: UInt8 = 32
+            for byte in bytes {
+                if byte == 9 || byte == 10 || byte == 13 || (byte == 32 && previous == 32) { return (false, previous) }
+                previous = byte
             }
-            previous = byte
+            return (true, previous)
         }
         return plain && previous != 32
             ? text : text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r\n" || $0 == "\r" }).joined(separator: " ")

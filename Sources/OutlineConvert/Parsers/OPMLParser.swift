@@ -110,8 +110,8 @@ private struct OPMLReader {
         var count = 0
         outline.forEachNode { _ in count += 1 }
         var expanded: Set<Int> = []
-        for entry in list.split(separator: ",") {
-            let text = entry.trimmed
+        for entry in list.utf8.split(separator: UInt8(ascii: ",")) {  // bytes: the list may be long
+            let text = String(decoding: entry, as: UTF8.self).trimmed
             guard let index = Int(text), index >= 0 else {
                 warn(element, "expansionState: '\(Quote.snippet(text))' is not a node number; it is ignored")
                 continue
@@ -165,7 +165,8 @@ enum OPMLText {
 
     /// Whether the text has a `<` or a `&` (a byte scan: most titles have neither).
     static func mayHoldMarkup(_ text: String) -> Bool {
-        text.utf8.contains { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") }
+        var text = text
+        return text.withUTF8 { $0.contains { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") } }
     }
 
     /// Whether `<` followed by `next` starts a tag, a comment or a processing instruction.

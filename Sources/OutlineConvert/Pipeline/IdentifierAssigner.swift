@@ -13,7 +13,12 @@ struct IdentifierAssigner {
     /// Assigns the ids of `outline`'s nodes in place.
     static func assign(_ outline: inout Outline, file: String) -> [Diagnostic] {
         var assigner = IdentifierAssigner(file: file)
-        outline.forEachNode { if !$0.id.isEmpty { assigner.reserved.insert(Self.cleaned($0.id)) } }
+        var count = 0
+        outline.forEachNode {
+            count += 1
+            if !$0.id.isEmpty { assigner.reserved.insert(Self.cleaned($0.id)) }
+        }
+        assigner.used.reserveCapacity(count)
         assigner.reserved.remove("")
         outline.mapNodes { assigner.assign(&$0) }
         return assigner.warnings
@@ -100,9 +105,10 @@ extension Outline {
     func forEachNode(_ body: (OutlineNode) -> Void) {
         // Recursion is bounded: every reader limits nesting (Markdown headings to 6 levels).
         func visit(_ nodes: [OutlineNode]) {
-            for node in nodes {
-                body(node)
-                visit(node.children)
+            // By index: `for node in nodes` would copy every node (a retain per field).
+            for index in nodes.indices {
+                body(nodes[index])
+                visit(nodes[index].children)
             }
         }
         visit(nodes)

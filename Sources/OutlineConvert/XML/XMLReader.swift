@@ -15,7 +15,8 @@ enum XMLReader {
     static func parse(_ original: [UInt8], file: String) throws -> XMLElement {
         // libxml2 counts lines at LF only; XML reads CR and CRLF as LF anyway (XML 1.0 §2.11),
         // so make them LF first. Not in UTF-16 or UTF-32, whose bytes include NULs.
-        let bytes = original.contains(0) ? original : SourceText.normalizingLineEndings(original)
+        let hasNUL = original.withUnsafeBytes { buffer in buffer.baseAddress.map { memchr($0, 0, buffer.count) != nil } ?? false }
+        let bytes = hasNUL ? original : SourceText.normalizingLineEndings(original)
         guard let context = xmlNewParserCtxt() else {
             throw ConversionError.io(path: file, "libxml2 could not allocate a parser")
         }
@@ -89,10 +90,12 @@ private let readChunk: xmlInputReadCallback = { context, buffer, length in
 private final class ParseState {
     var firstError: (line: Int, column: Int, message: String)?
     var refusal: (line: Int, column: Int, message: String)?
+    // (Unchecked: only the parsing thread touches these, one callback at a time; checking
+    // every access at run time cost a tenth of reading a plist.)
     /// The elements begun and not yet ended, outermost first.
-    var open: [OpenElement] = []
+    @exclusivity(unchecked) var open: [OpenElement] = []
     var root: XMLElement?
-    var positions: ElementPositions
+    @exclusivity(unchecked) var positions: ElementPositions
 
     init(source: XMLSource) { positions = ElementPositions(source: source) }
 
@@ -229,7 +232,9 @@ private let characters: charactersSAXFunc = { context, text, length in
 /// holds stands for `&#38;` (an ampersand) or for a reference to an undefined entity; `nil`
 /// for the latter.
 private func decodedAttribute(_ value: UnsafeBufferPointer<xmlChar>) -> String? {
-    guard value.contains(UInt8(ascii: "&")) else { return String(decoding: value, as: UTF8.self) }
+    guard let base = value.baseAddress, memchr(base, Int32(UInt8(ascii: "&")), value.count) != nil else {
+        return String(decoding: value, as: UTF8.self)
+    }
     let ampersand = Array("&#38;".utf8)
     var bytes: [UInt8] = []
     bytes.reserveCapacity(value.count)
@@ -279,8 +284,8 @@ private struct ElementPositions {
         let end = min(max(Int(xmlByteConsumed(parser)), 0), bytes.count)
         let from = min(last.offset, end)
         return bytes.withUnsafeBufferPointer { buffer in
-            guard let start = buffer[from..<end].lastIndex(of: UInt8(ascii: "<")) else { return (end, Int(input.pointee.line), 0) }
-            let line = Int(input.pointee.line) - buffer[start..<end].reduce(0) { $1 == 10 ? $0 + 1 : $0 }
+            guard let (start, breaks) = Self.lastTagStart(in: buffer, from: from, end: end) else { return (end, Int(input.pointee.line), 0) }
+            let line = Int(input.pointee.line) - breaks
             let column: Int
             if line == last.line {
                 column = last.column + buffer[last.offset..<start].characterCount
@@ -291,6 +296,36 @@ private struct ElementPositions {
             last = (start, line, column)
             return last
         }
+    }
+
+    /// The offset of the last `<` in `buffer[from..<end]` and the line breaks after it,
+    /// looked for from the end eight bytes at a time (a tag may be long: OPML keeps its text
+    /// in attributes).
+    private static func lastTagStart(in buffer: UnsafeBufferPointer<UInt8>, from: Int, end: Int) -> (Int, Int)? {
+        let raw = UnsafeRawBufferPointer(buffer)
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        func hasByte(_ word: UInt64, _ byte: UInt8) -> Bool {
+            let x = word ^ (ones &* UInt64(byte))
+            return (x &- ones) & ~x & 0x8080_8080_8080_8080 != 0
+        }
+        var breaks = 0
+        var index = end
+        while index > from {
+            if index - 8 >= from {
+                let word = raw.loadUnaligned(fromByteOffset: index - 8, as: UInt64.self)
+                if !hasByte(word, UInt8(ascii: "<")) && !hasByte(word, 10) {
+                    index -= 8
+                    continue
+                }
+            }
+            index -= 1
+            switch buffer[index] {
+            case UInt8(ascii: "<"): return (index, breaks)
+            case 10: breaks += 1
+            default: break
+            }
+        }
+        return nil
     }
 
     /// The next start tag's offset, line and column, by scanning.
