@@ -8,16 +8,7 @@ cd "$(dirname "$0")/.."
 runs=${1:-5}
 source Benchmarks/common.sh
 
-mkdir -p Benchmarks/data
-doc=Benchmarks/data/large.md
-if [ ! -s "$doc" ]; then
-  # NodeSource's nodejs installs these as .md, Debian's nodejs-doc as .md.gz. (Installing
-  # nodejs-doc removes NodeSource's nodejs: use it only where Node comes from Debian.)
-  sources=$(ls -S /usr/share/doc/nodejs/changelogs/*.md* /usr/share/doc/nodejs/api/*.md* 2>/dev/null | grep -E '\.md(\.gz)?$' || true)
-  [ -n "$sources" ] || { echo "error: no Node.js docs under /usr/share/doc/nodejs (they come with nodejs; see above)"; exit 1; }
-  : > "$doc"
-  while [ "$(stat -c %s "$doc")" -lt 20000000 ]; do zcat -f $sources >> "$doc"; done
-fi
+source Benchmarks/make-large.sh
 size=$(stat -c %s "$doc")
 echo "Input: $doc, $((size / 1000000)) MB, $(grep -c '' "$doc") lines, from $(ls /usr/share/doc/nodejs/changelogs/*.md* /usr/share/doc/nodejs/api/*.md* 2>/dev/null | grep -cE '\.md(\.gz)?$') real documents"
 echo "Machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB; cmark $(cmark --version | head -1 | awk '{print $2}'), pandoc $(pandoc --version | head -1 | awk '{print $2}')"

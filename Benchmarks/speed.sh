@@ -31,14 +31,7 @@ data=Benchmarks/data
 mkdir -p "$data/formats"
 
 # Inputs, made once and kept in Benchmarks/data (not committed).
-doc=$data/large.md
-if [ ! -s "$doc" ]; then
-  # NodeSource's nodejs installs these as .md, Debian's nodejs-doc as .md.gz.
-  sources=$(ls -S /usr/share/doc/nodejs/changelogs/*.md* /usr/share/doc/nodejs/api/*.md* 2>/dev/null | grep -E '\.md(\.gz)?$' || true)
-  [ -n "$sources" ] || { echo "error: no Node.js docs under /usr/share/doc/nodejs (apt-get install nodejs-doc)"; exit 1; }
-  : >"$doc"
-  while [ "$(stat -c %s "$doc")" -lt 20000000 ]; do zcat -f $sources >>"$doc"; done
-fi
+source Benchmarks/make-large.sh
 outline() {  # outline FORMAT OPML_SIZE: an ~11 MB input of FORMAT from a generated outline
   local file=$data/formats/speed.$1
   if [ ! -s "$file" ]; then

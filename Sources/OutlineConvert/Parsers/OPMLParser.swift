@@ -36,7 +36,7 @@ public struct OPMLParser: OutlineReader {
             switch element.name {
             case "head":
                 for entry in element.elements {
-                    if let inner = entry.elements.first {
+                    if let inner = entry.firstElement {
                         reader.warn(inner, "<\(Quote.snippet(entry.name))> in <head> holds elements; it is ignored")
                         continue
                     }
@@ -80,7 +80,7 @@ private struct OPMLReader {
 
     mutating func outlines(in container: XMLElement) throws -> [OutlineNode] {
         var nodes: [OutlineNode] = []
-        for element in container.elements {
+        for case .element(let element) in container.children {
             guard element.name == "outline" else {
                 warn(element, "<\(Quote.snippet(element.name))> in <\(Quote.snippet(container.name))> is ignored; only <outline> is read")
                 continue

@@ -62,11 +62,13 @@ private struct SectionReader {
         }
         var detail = ""
         var nodes: [OutlineNode] = []
-        for (index, element) in container.elements.enumerated() {
+        var isFirst = true
+        for case .element(let element) in container.children {
+            defer { isFirst = false }
             switch element.name {
             case "detail":
-                guard index == 0 else { throw invalid(element, "<detail> must be the first child of <\(Quote.snippet(container.name))>") }
-                if let inner = element.elements.first { throw invalid(inner, "<detail> holds text only, not <\(Quote.snippet(inner.name))>") }
+                guard isFirst else { throw invalid(element, "<detail> must be the first child of <\(Quote.snippet(container.name))>") }
+                if let inner = element.firstElement { throw invalid(inner, "<detail> holds text only, not <\(Quote.snippet(inner.name))>") }
                 detail = BodyText.normalized(element.text)
             case "section":
                 var node = try header(of: element)
@@ -74,7 +76,7 @@ private struct SectionReader {
                 nodes.append(node)
             case "item":
                 var node = try header(of: element)
-                if let inner = element.elements.first { throw invalid(inner, "<item> holds text only, not <\(Quote.snippet(inner.name))>") }
+                if let inner = element.firstElement { throw invalid(inner, "<item> holds text only, not <\(Quote.snippet(inner.name))>") }
                 node.body = BodyText.normalized(element.text)
                 nodes.append(node)
             default:

@@ -60,7 +60,7 @@ extension PlistValue {
         case "array":
             self.init(kind: .array(try values().map { try PlistValue(xml: $0, file: file) }), line: element.line, column: element.column)
         case "string":
-            if let inner = element.elements.first {
+            if let inner = element.firstElement {
                 throw ConversionError.invalid(
                     SourceLocation(file: file, line: inner.line, column: inner.column), "<string> cannot contain <\(Quote.snippet(inner.name))>")
             }

@@ -26,6 +26,12 @@ struct XMLElement: Sendable {
         children.compactMap { if case .element(let e) = $0 { e } else { nil } }
     }
 
+    /// The first child element, if any, without collecting the others.
+    var firstElement: XMLElement? {
+        for case .element(let element) in children { return element }
+        return nil
+    }
+
     /// All text directly inside, CDATA included.
     var text: String {
         children.map { if case .text(let t) = $0 { t } else { "" } }.joined()
