@@ -76,6 +76,27 @@ import Testing
         #expect(dates.filter { $0.value != old }.keys.sorted() == ["sub/deep.html"])
     }
 
+    /// A rerun trusts an input's recorded status (size, times) instead of reading it, but
+    /// never its modification time alone: a file rewritten with the same size and its old
+    /// time set back is converted again, because its change time moved.
+    @Test func anInputRewrittenWithItsOldTimeIsConvertedAgain() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { Support.remove(dir) }
+        let page = dir.appending(path: "docs/page.md")
+        let old = Date(timeIntervalSince1970: 1_000_000)
+        try Support.write("# Alpha\n", to: page)
+        try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: page.path)
+        // The status of a file changed less than a second before a run is not recorded.
+        Thread.sleep(forTimeInterval: 1.2)
+        #expect(try Support.tool("docs", "-o", "site", cwd: dir).status == 0)
+        #expect(try Support.tool("docs", "-o", "site", cwd: dir).stderr.contains("0 written, 1 unchanged"))
+        try Support.write("# Gamma\n", to: page)
+        try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: page.path)
+        Thread.sleep(forTimeInterval: 1.2)
+        #expect(try Support.tool("docs", "-o", "site", cwd: dir).stderr.contains("1 written, 0 unchanged"))
+        #expect(try Support.read(dir.appending(path: "site/page.html")).contains("Gamma"))
+    }
+
     @Test func anOutputEditedByHandIsRewrittenAndCheckNoticesIt() throws {
         let dir = try makeTree()
         defer { Support.remove(dir) }

@@ -81,6 +81,11 @@ public struct BatchRunner: Sendable {
 
     /// Converts one job; everything it holds is released before the next one starts.
     public func convert(_ job: BatchJob) -> BatchResult {
+        // The input's status before it is read: when it is as recorded, it is not read at all.
+        let status = record?.inputStatus(job.input) ?? ""
+        if let (title, facts, warnings) = record?.unchanged(job, status: status) {
+            return BatchResult(job: job, outcome: check ? .upToDate : .unchanged, warnings: warnings, title: title, facts: facts)
+        }
         let input: [UInt8]
         do {
             input = try converter.load(job.input)
@@ -89,7 +94,7 @@ public struct BatchRunner: Sendable {
         } catch {
             return BatchResult(job: job, outcome: .failed(.io(path: job.input, "cannot read")), warnings: [], title: nil)
         }
-        if let (title, facts, warnings) = record?.unchanged(job, input: input) {
+        if let (title, facts, warnings) = record?.unchanged(job, status: status, input: input) {
             return BatchResult(job: job, outcome: check ? .upToDate : .unchanged, warnings: warnings, title: title, facts: facts)
         }
         let page = site.map { site in
@@ -104,7 +109,7 @@ public struct BatchRunner: Sendable {
         let result = finish(job) { try converter.convert(input, file: job.input, site: page) }
         switch result.outcome {
         case .written, .unchanged, .upToDate:
-            record?.record(job, input: input, title: result.title ?? "", facts: result.facts, warnings: result.warnings)
+            record?.record(job, input: input, status: status, title: result.title ?? "", facts: result.facts, warnings: result.warnings)
         case .stale, .failed: break
         }
         return result

@@ -6,8 +6,12 @@ import Foundation
 /// the link check). It lives outside the output folder, in the user's cache folder
 /// (`cacheFile`), so that a deploy of the output never publishes it, and belongs to one
 /// set of options: a different `key` (options, template, program, the run's inputs) starts
-/// afresh. A job is skipped only when its input hashes the same and its output is exactly
-/// as it was left.
+/// afresh. A job is skipped only when its input is the same and its output is exactly as it
+/// was left. An input is the same when its status (device, inode, size, modification and
+/// change times) is as recorded, without reading it, or else when its bytes hash the same.
+/// The change time cannot be set back by hand, but the clock that stamps it is coarse: a
+/// status is recorded only for a file last changed a second or more before the run began
+/// (as git does with "racily clean" files), so a later write always shows.
 public final class BuildRecord: @unchecked Sendable {
     /// Where earlier versions kept the record: inside the output folder (removed when seen).
     public static let legacyFileName = ".outline-render-cache"
@@ -33,6 +37,8 @@ public final class BuildRecord: @unchecked Sendable {
 
     private struct Entry {
         var inputHash: String
+        /// The input's status when it was read ("" when too recent to trust).
+        var inputStatus: String
         var output: String
         var outputSize: Int64
         var outputModified: Int64
@@ -48,6 +54,9 @@ public final class BuildRecord: @unchecked Sendable {
     /// Whether an entry was added or replaced since loading.
     private var changed = false
     private let lock = NSLock()
+    /// When this run began, in nanoseconds since 1970: statuses of files changed less than
+    /// a second before are not recorded.
+    private let started = BuildRecord.now()
 
     /// Loads the record at `path`, if it was made with the same `key`.
     public init(path: String, key: String) {
@@ -56,22 +65,41 @@ public final class BuildRecord: @unchecked Sendable {
         previous = (try? Files.read(path, limit: Int.max >> 1)).map { Self.parse($0, key: key) } ?? [:]
     }
 
-    /// The page title (and site facts) when `job`'s output is known to be what `input`
-    /// converts to.
-    func unchanged(_ job: BatchJob, input: [UInt8]) -> (title: String, facts: PageFacts?, warnings: [Diagnostic])? {
-        guard let entry = previous[job.input], entry.output == job.output, entry.inputHash == Self.hash(input),
+    /// The page title (and site facts) when `job`'s output is known to be what its input
+    /// converts to: by the input's `status` (from `inputStatus`, taken before reading it)
+    /// alone, or by its bytes when `input` is given.
+    func unchanged(_ job: BatchJob, status: String, input: [UInt8]? = nil) -> (title: String, facts: PageFacts?, warnings: [Diagnostic])? {
+        guard let entry = previous[job.input], entry.output == job.output,
+            input.map({ entry.inputHash == Self.hash($0) }) ?? (!status.isEmpty && status == entry.inputStatus),
             let (size, modified) = Self.status(job.output), size == entry.outputSize, modified == entry.outputModified
         else { return nil }
-        lock.withLock { current[job.input] = entry }
+        var kept = entry
+        kept.inputStatus = status  // (now old enough to be trusted, perhaps)
+        lock.withLock {
+            current[job.input] = kept
+            if status != entry.inputStatus { changed = true }
+        }
         return (entry.title, entry.facts.isEmpty ? nil : PageFacts(encoded: entry.facts), Self.decodedWarnings(entry.warnings, file: job.input))
     }
 
-    /// Notes that `job`'s output now holds what `input` converts to.
-    func record(_ job: BatchJob, input: [UInt8], title: String, facts: PageFacts?, warnings: [Diagnostic]) {
+    /// The status of the input `path` to record and compare, taken before it is read: ""
+    /// when there is none, or when it changed too recently to be trusted.
+    func inputStatus(_ path: String) -> String {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return "" }
+        let changed = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
+        guard changed < started - 1_000_000_000 else { return "" }
+        let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        return "\(info.st_dev):\(info.st_ino):\(info.st_size):\(modified):\(changed)"
+    }
+
+    /// Notes that `job`'s output now holds what `input` converts to; `status` is the input's
+    /// as it was before it was read.
+    func record(_ job: BatchJob, input: [UInt8], status: String, title: String, facts: PageFacts?, warnings: [Diagnostic]) {
         guard let (size, modified) = Self.status(job.output) else { return }
         let entry = Entry(
-            inputHash: Self.hash(input), output: job.output, outputSize: size, outputModified: modified, title: title,
-            facts: facts?.encoded ?? "", warnings: Self.encoded(warnings))
+            inputHash: Self.hash(input), inputStatus: status, output: job.output, outputSize: size, outputModified: modified,
+            title: title, facts: facts?.encoded ?? "", warnings: Self.encoded(warnings))
         lock.withLock {
             current[job.input] = entry
             changed = true
@@ -82,12 +110,12 @@ public final class BuildRecord: @unchecked Sendable {
     public func save(temporaries: TemporaryFiles) {
         let (entries, needed) = lock.withLock { (current, changed || current.count != previous.count) }
         guard needed else { return }
-        var text = "outline-render build record 2\t" + Self.escaped(key) + "\n"
+        var text = Self.header + Self.escaped(key) + "\n"
         for input in entries.keys.sorted() {
             guard let entry = entries[input] else { continue }
             text +=
                 [
-                    Self.escaped(input), entry.inputHash, Self.escaped(entry.output), String(entry.outputSize),
+                    Self.escaped(input), entry.inputHash, entry.inputStatus, Self.escaped(entry.output), String(entry.outputSize),
                     String(entry.outputModified), Self.escaped(entry.title), Self.escaped(entry.facts),
                     Self.escaped(entry.warnings),
                 ].joined(separator: "\t") + "\n"
@@ -97,18 +125,27 @@ public final class BuildRecord: @unchecked Sendable {
 
     // MARK: - The file: a header line with the key, then one tab-separated line per input
 
+    /// The first line's start; a record of another version is not read.
+    private static let header = "outline-render build record 3\t"
+
     private static func parse(_ bytes: [UInt8], key: String) -> [String: Entry] {
         let lines = bytes.split(separator: 10)
-        guard let header = lines.first, header.elementsEqual(("outline-render build record 2\t" + escaped(key)).utf8) else { return [:] }
+        guard let first = lines.first, first.elementsEqual((header + escaped(key)).utf8) else { return [:] }
         var entries: [String: Entry] = [:]
         for line in lines.dropFirst() {
             let fields = line.split(separator: 9, omittingEmptySubsequences: false).map { unescaped(String(decoding: $0, as: UTF8.self)) }
-            guard fields.count == 8, let size = Int64(fields[3]), let modified = Int64(fields[4]) else { return [:] }
+            guard fields.count == 9, let size = Int64(fields[4]), let modified = Int64(fields[5]) else { return [:] }
             entries[fields[0]] = Entry(
-                inputHash: fields[1], output: fields[2], outputSize: size, outputModified: modified, title: fields[5], facts: fields[6],
-                warnings: fields[7])
+                inputHash: fields[1], inputStatus: fields[2], output: fields[3], outputSize: size, outputModified: modified,
+                title: fields[6], facts: fields[7], warnings: fields[8])
         }
         return entries
+    }
+
+    private static func now() -> Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
     }
 
     /// A page's warnings in one field (a skipped page's warnings are said again).
