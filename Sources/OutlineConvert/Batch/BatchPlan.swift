@@ -113,8 +113,9 @@ public struct BatchPlan: Sendable {
 
     /// The absolute path with `.`, `..` and repeated `/` removed, lexically (no file system
     /// look-ups: Foundation's `standardizingPath` resolves every symbolic link on the way).
-    static func absolute(_ path: String, in directory: String = FileManager.default.currentDirectoryPath) -> String {
-        let full = Array(path.hasPrefix("/") ? path.utf8 : (directory + "/" + path).utf8)
+    /// (`directory` defaults to the working directory, asked for only for a relative path.)
+    static func absolute(_ path: String, in directory: String? = nil) -> String {
+        let full = Array(path.hasPrefix("/") ? path.utf8 : ((directory ?? FileManager.default.currentDirectoryPath) + "/" + path).utf8)
         var parts: [ArraySlice<UInt8>] = []
         for part in full.split(separator: UInt8(ascii: "/")) where part != [UInt8(ascii: ".")] {
             if part.elementsEqual("..".utf8) { _ = parts.popLast() } else { parts.append(part) }

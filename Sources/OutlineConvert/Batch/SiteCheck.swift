@@ -1,3 +1,5 @@
+import Foundation
+
 /// What the link check of a docs site needs to know of one page: its ids and its local
 /// links. Kept in the build record, so that a page skipped as unchanged is checked too.
 public struct PageFacts: Sendable, Equatable {
@@ -69,9 +71,11 @@ public enum SiteCheck {
     public static func run(_ pages: [(job: BatchJob, facts: PageFacts)]) -> (warnings: [Diagnostic], assets: [(source: String, output: String)]) {
         var ids: [String: Set<String>] = [:]
         var names: [String: String] = [:]
+        let here = FileManager.default.currentDirectoryPath
         for (job, facts) in pages {
-            ids[BatchPlan.absolute(job.input)] = Set(facts.ids)
-            names[BatchPlan.absolute(job.input)] = job.input
+            let input = BatchPlan.absolute(job.input, in: here)
+            ids[input] = Set(facts.ids)
+            names[input] = job.input
         }
         var warnings: [Diagnostic] = []
         var assets: [(source: String, output: String)] = []

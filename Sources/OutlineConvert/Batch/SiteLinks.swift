@@ -16,7 +16,8 @@ public struct SiteLinks: Sendable {
     /// The links of the jobs of one run into `outputDirectory`.
     public init(jobs: [BatchJob], outputDirectory: String) {
         var outputs: [String: String] = [:]
-        for job in jobs { outputs[BatchPlan.absolute(job.input)] = BatchPlan.absolute(job.output) }
+        let here = FileManager.default.currentDirectoryPath
+        for job in jobs { outputs[BatchPlan.absolute(job.input, in: here)] = BatchPlan.absolute(job.output, in: here) }
         self.outputs = outputs
         inputsByOutput = Dictionary(outputs.map { ($0.value, $0.key) }, uniquingKeysWith: { first, _ in first })
         self.outputDirectory = outputDirectory
