@@ -6,10 +6,7 @@ enum SourceText {
     /// invalid UTF-8 are errors located by line and column (columns count characters, from 1).
     static func validated(_ bytes: consuming [UInt8], file: String) throws -> [UInt8] {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
-        let nulAt = bytes.withUnsafeBytes { buffer in
-            buffer.baseAddress.flatMap { base in memchr(base, 0, buffer.count).map { base.distance(to: UnsafeRawPointer($0)) } }
-        }
-        if let nul = nulAt {
+        if let nul = bytes[...].firstIndex(ofByte: 0) {
             throw ConversionError.malformed(
                 location(of: nul, in: bytes[...], file: file), "the file contains a NUL byte; it is not text")
         }
@@ -21,8 +18,7 @@ enum SourceText {
 
     /// The same bytes with CRLF and lone CR line endings turned into LF.
     static func normalizingLineEndings(_ bytes: consuming [UInt8]) -> [UInt8] {
-        let hasCR = bytes.withUnsafeBytes { buffer in buffer.baseAddress.map { memchr($0, 13, buffer.count) != nil } ?? false }
-        guard hasCR else { return bytes }
+        guard bytes[...].firstIndex(ofByte: 13) != nil else { return bytes }
         var normalized: [UInt8] = []
         normalized.reserveCapacity(bytes.count)
         var previous: UInt8 = 0
@@ -101,6 +97,17 @@ enum SourceText {
                 i += length
             }
             return nil
+        }
+    }
+}
+
+extension ArraySlice<UInt8> {
+    /// The index of the first `byte`, found with memchr (a generic search costs several
+    /// instructions a byte, and inputs are searched whole).
+    func firstIndex(ofByte byte: UInt8) -> Int? {
+        withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress, let found = memchr(base, Int32(byte), buffer.count) else { return nil }
+            return startIndex + base.distance(to: UnsafeRawPointer(found))
         }
     }
 }

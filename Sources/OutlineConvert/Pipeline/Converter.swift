@@ -60,10 +60,7 @@ public struct Converter: Sendable {
 
     /// A text format: a NUL byte means a binary file (XML may be UTF-16, with NULs).
     private func refuseBinary(_ head: ArraySlice<UInt8>, file: String) throws {
-        let nulAt = head.withUnsafeBytes { buffer in
-            buffer.baseAddress.flatMap { base in memchr(base, 0, buffer.count).map { head.startIndex + base.distance(to: UnsafeRawPointer($0)) } }
-        }
-        guard let nul = nulAt, format(of: file, head).reader.isText else { return }
+        guard let nul = head.firstIndex(ofByte: 0), format(of: file, head).reader.isText else { return }
         throw ConversionError.malformed(
             SourceText.location(of: nul, in: head, file: file), "the file contains a NUL byte; it is not text")
     }

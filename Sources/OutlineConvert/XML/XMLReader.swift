@@ -15,8 +15,7 @@ enum XMLReader {
     static func parse(_ original: [UInt8], file: String) throws -> XMLElement {
         // libxml2 counts lines at LF only; XML reads CR and CRLF as LF anyway (XML 1.0 §2.11),
         // so make them LF first. Not in UTF-16 or UTF-32, whose bytes include NULs.
-        let hasNUL = original.withUnsafeBytes { buffer in buffer.baseAddress.map { memchr($0, 0, buffer.count) != nil } ?? false }
-        let bytes = hasNUL ? original : SourceText.normalizingLineEndings(original)
+        let bytes = original[...].firstIndex(ofByte: 0) != nil ? original : SourceText.normalizingLineEndings(original)
         guard let context = xmlNewParserCtxt() else {
             throw ConversionError.io(path: file, "libxml2 could not allocate a parser")
         }
