@@ -125,9 +125,17 @@ struct MarkdownLimits: Sendable {
             index + 1 >= bytes.count || bytes[index + 1] == 32 || bytes[index + 1] == 9 || bytes[index + 1] == 10
         }
 
-        /// The bytes `scanLine` only steps over: all but line feed, space, tab and the
-        /// characters it counts.
-        private static let isPlain: [Bool] = (0...255).map { !Array("\n \t[*_<>`&\\!]".utf8).contains(UInt8($0)) }
+        /// Whether `scanLine` only steps over `byte`: all but line feed, space, tab and the
+        /// characters it counts. (A switch, not a table: a global table is a lazy global,
+        /// looked up for every byte in a debug build.)
+        private static func isPlain(_ byte: UInt8) -> Bool {
+            switch byte {
+            case 10, 32, 9, UInt8(ascii: "["), UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "<"), UInt8(ascii: ">"),
+                UInt8(ascii: "`"), UInt8(ascii: "&"), UInt8(ascii: "\\"), UInt8(ascii: "!"), UInt8(ascii: "]"):
+                false
+            default: true
+            }
+        }
 
         /// Walks one line from `start` to its end: counts the characters that can become
         /// nodes, and `![` and `](` pairs; returns where the line ends, whether it held only
@@ -137,7 +145,7 @@ struct MarkdownLimits: Sendable {
             var index = start
             while index < bytes.count {
                 let byte = bytes[index]
-                if Self.isPlain[Int(byte)] {  // most bytes: neither white space nor counted
+                if Self.isPlain(byte) {  // most bytes: neither white space nor counted
                     blank = false
                     index += 1
                     continue
