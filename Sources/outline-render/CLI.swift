@@ -80,12 +80,15 @@ struct CLI {
         if parsed.watch, let output = parsed.output {
             watch(input, to: output, options: options, parsed: parsed, reporter: reporter, temporaries: temporaries)
         }
-        return convertOne(input, to: parsed.output, options: options, parsed: parsed, reporter: reporter, temporaries: temporaries)
+        return convertOne(
+            input, to: parsed.output, options: options, parsed: parsed, reporter: reporter, temporaries: temporaries, beforeExit: true)
     }
 
+    /// `beforeExit`: the process ends after this conversion, which may leave its tree to the
+    /// operating system (see `Converter.convertBeforeExit`).
     private func convertOne(
         _ input: String, to output: String?, options: ConversionOptions, parsed: Arguments,
-        reporter: Reporter, temporaries: TemporaryFiles
+        reporter: Reporter, temporaries: TemporaryFiles, beforeExit: Bool = false
     ) -> Int32 {
         let name = input == "-" ? "<stdin>" : input
         // An input is never overwritten, whatever name the output gives it (a link, `..`).
@@ -95,7 +98,8 @@ struct CLI {
         }
         do {
             let converter = Converter(options: options)
-            let conversion = try converter.convert(input == "-" ? converter.loadStandardInput() : converter.load(input), file: name)
+            let bytes = try input == "-" ? converter.loadStandardInput() : converter.load(input)
+            let conversion = try beforeExit ? converter.convertBeforeExit(bytes, file: name) : converter.convert(bytes, file: name)
             conversion.warnings.forEach(reporter.warning)
             let strictFailure: Int32 = reporter.promoted > 0 ? 1 : 0  // --strict: the output is still written
             guard let output else {

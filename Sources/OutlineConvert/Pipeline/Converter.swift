@@ -75,9 +75,24 @@ public struct Converter: Sendable {
     public func convert(_ bytes: consuming [UInt8], file: String, site: PageSite? = nil) throws -> Conversion {
         let inputSize = bytes.count
         let document = try read(bytes, file: file)
-        var conversion = emit(document.outline, file: file, inputSize: inputSize, site: site)
-        conversion.warnings = document.warnings + conversion.warnings
-        return conversion
+        return emit(document, file: file, inputSize: inputSize, site: site)
+    }
+
+    /// `convert` for a process that exits right after writing the output: the parsed tree is
+    /// left to the operating system at exit instead of being freed node by node (a twelfth of
+    /// a one-file run on a large document; compilers do the same). Anything that goes on
+    /// running, a batch or a watch, uses `convert`.
+    public func convertBeforeExit(_ bytes: consuming [UInt8], file: String) throws -> Conversion {
+        let inputSize = bytes.count
+        let document = try read(bytes, file: file)
+        _ = Unmanaged.passRetained(LeftToExit(document))
+        return emit(document, file: file, inputSize: inputSize, site: nil)
+    }
+
+    /// A parsed document never freed (see `convertBeforeExit`).
+    private final class LeftToExit {
+        let document: ParsedDocument
+        init(_ document: ParsedDocument) { self.document = document }
     }
 
     /// Writes an outline in the output format: one read with `read` and then changed, or
@@ -86,9 +101,7 @@ public struct Converter: Sendable {
     public func write(_ outline: Outline, file: String = "<outline>") -> Conversion {
         var outline = outline
         let warnings = resolve(&outline, file: file)
-        var conversion = emit(outline, file: file, inputSize: 0, site: nil)
-        conversion.warnings = warnings + conversion.warnings
-        return conversion
+        return emit(ParsedDocument(outline: outline, warnings: warnings), file: file, inputSize: 0, site: nil)
     }
 
     /// Gives every node its id and initial state (SPEC §4).
@@ -96,8 +109,10 @@ public struct Converter: Sendable {
         IdentifierAssigner.assign(&outline, file: file) + CollapseRules.apply(options.collapse, to: &outline, file: file)
     }
 
-    /// The writer's output for a resolved outline, with the page's facts in a docs site.
-    private func emit(_ outline: consuming Outline, file: String, inputSize: Int, site: PageSite?) -> Conversion {
+    /// The writer's output for a resolved outline, with the page's facts in a docs site; the
+    /// document's warnings come first.
+    private func emit(_ document: ParsedDocument, file: String, inputSize: Int, site: PageSite?) -> Conversion {
+        var outline = document.outline
         if options.to.writer.rendersBodies { outline.parseBodiesTogether(maxInputSize: options.maxInputSize) }
         let title = pageTitle(outline, file: file)
         var context = WriteContext(options: options, file: file, pageTitle: title, inputSize: inputSize)
@@ -111,7 +126,7 @@ public struct Converter: Sendable {
             if options.html.unsafe { ids += Self.htmlIDs(in: output) }
             facts = PageFacts(ids: ids, links: site.links.facts)
         }
-        return Conversion(bytes: output, warnings: warnings, title: title, facts: facts)
+        return Conversion(bytes: output, warnings: document.warnings + warnings, title: title, facts: facts)
     }
 
     /// Parses one input and resolves its ids and collapse state. An empty input (nothing,
