@@ -56,7 +56,19 @@ enum TitleText {
             }
             return (true, previous)
         }
-        return plain && previous != 32
-            ? text : text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r\n" || $0 == "\r" }).joined(separator: " ")
+        if plain && previous != 32 { return text }
+        var collapsed: [UInt8] = []
+        collapsed.reserveCapacity(text.utf8.count)
+        var space = false
+        for byte in text.utf8 {
+            if byte == 32 || byte == 9 || byte == 10 || byte == 13 {
+                space = !collapsed.isEmpty
+            } else {
+                if space { collapsed.append(32) }
+                space = false
+                collapsed.append(byte)
+            }
+        }
+        return String(decoding: collapsed, as: UTF8.self)
     }
 }

@@ -43,8 +43,7 @@ struct HeadingMarkers {
                 apply(attributes)
             }
         }
-        let joined = pieces.map(\.text).joined()
-        let title = joined.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).joined(separator: " ")
+        let title = TitleText.normalized(pieces.map(\.text).joined())
         self.title = title.isEmpty ? Self.untitled : title
     }
 

@@ -57,9 +57,9 @@ struct MarkdownLimits: Sendable {
                 case .content(let start):
                     contentStart = start
                 }
-                // One walk over the line's content: it counts, and says where the line ends
-                // and whether it was blank.
-                let (lineEnd, blank, violation) = scanLine(from: contentStart)
+                // `prefix` stepped over the white space at the start: nothing else means blank.
+                let blank = contentStart == bytes.count || bytes[contentStart] == 10
+                let (lineEnd, violation) = scanLine(from: contentStart)
                 if let violation { return violation }
                 if blank {
                     // A paragraph ends here: cmark parses each paragraph's inlines alone.
@@ -125,34 +125,33 @@ struct MarkdownLimits: Sendable {
             index + 1 >= bytes.count || bytes[index + 1] == 32 || bytes[index + 1] == 9 || bytes[index + 1] == 10
         }
 
-        /// Whether `scanLine` only steps over `byte`: all but line feed, space, tab and the
-        /// characters it counts. (A switch, not a table: a global table is a lazy global,
-        /// looked up for every byte in a debug build.)
+        /// Whether `scanLine` only steps over `byte`: all but line feed and the characters it
+        /// counts. Those are all below 0x61, so most bytes (letters, UTF-8) pass the first
+        /// test. A switch, not a table: a global table is a lazy global, looked up for every
+        /// byte in a debug build.
         private static func isPlain(_ byte: UInt8) -> Bool {
+            if byte > UInt8(ascii: "`") { return true }
             switch byte {
-            case 10, 32, 9, UInt8(ascii: "["), UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "<"), UInt8(ascii: ">"),
+            case 10, UInt8(ascii: "["), UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "<"), UInt8(ascii: ">"),
                 UInt8(ascii: "`"), UInt8(ascii: "&"), UInt8(ascii: "\\"), UInt8(ascii: "!"), UInt8(ascii: "]"):
-                false
-            default: true
+                return false
+            default: return true
             }
         }
 
         /// Walks one line from `start` to its end: counts the characters that can become
-        /// nodes, and `![` and `](` pairs; returns where the line ends, whether it held only
-        /// white space, and the first limit passed.
-        private mutating func scanLine(from start: Int) -> (end: Int, blank: Bool, violation: (Int, String)?) {
-            var blank = true
+        /// nodes, and `![` and `](` pairs; returns where the line ends and the first limit
+        /// passed.
+        private mutating func scanLine(from start: Int) -> (end: Int, violation: (Int, String)?) {
             var index = start
             while index < bytes.count {
                 let byte = bytes[index]
-                if Self.isPlain(byte) {  // most bytes: neither white space nor counted
-                    blank = false
+                if Self.isPlain(byte) {  // most bytes
                     index += 1
                     continue
                 }
                 if byte == 10 { break }
                 defer { index += 1 }
-                if byte != 32 && byte != 9 { blank = false }
                 switch byte {
                 case UInt8(ascii: "["), UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "<"), UInt8(ascii: ">"),
                     UInt8(ascii: "`"), UInt8(ascii: "&"), UInt8(ascii: "\\"):
@@ -166,7 +165,7 @@ struct MarkdownLimits: Sendable {
                         links += 1
                         if images.multipliedReportingOverflow(by: links).partialValue > MarkdownLimits.maxImageLinkProduct {
                             return (
-                                index, false,
+                                index,
                                 (
                                     paragraphStart,
                                     "this paragraph opens \(images) images (`![`) and \(links) links (`](`); cmark takes time that grows with their product (limit \(MarkdownLimits.maxImageLinkProduct)): split it into paragraphs"
@@ -179,7 +178,7 @@ struct MarkdownLimits: Sendable {
                 }
                 if elements > limits.maxElements {
                     return (
-                        index, false,
+                        index,
                         (
                             index,
                             "more than \(limits.maxElements) Markdown elements (`[`, `*`, `<`, `>`, line breaks, …); cmark needs about 200 bytes of memory for each. Split the file, or raise --max-input-size (the limit is 1 per 32 bytes of it)"
@@ -187,7 +186,7 @@ struct MarkdownLimits: Sendable {
                     )
                 }
             }
-            return (index, blank, nil)
+            return (index, nil)
         }
     }
 }
