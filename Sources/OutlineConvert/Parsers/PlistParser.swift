@@ -84,8 +84,8 @@ private struct Reader {
         self.isOpenStep = isOpenStep
     }
 
-    func invalid(_ value: PlistValue, _ path: KeyPath, _ reason: String) -> ConversionError {
-        .invalid(SourceLocation(file: file, line: value.line, column: value.column), path.message(reason))
+    func invalid(_ value: PlistValue, _ path: @autoclosure () -> KeyPath, _ reason: String) -> ConversionError {
+        .invalid(SourceLocation(file: file, line: value.line, column: value.column), path().message(reason))
     }
 
     mutating func warnUnknown(_ key: String, _ value: PlistValue, path: KeyPath) {
@@ -97,6 +97,7 @@ private struct Reader {
     mutating func sections(_ value: PlistValue, path: KeyPath) throws -> [OutlineNode] {
         guard case .array(let elements) = value.kind else { throw wrongType(value, path, expected: "an array") }
         var nodes: [OutlineNode] = []
+        nodes.reserveCapacity(elements.count)
         for (index, element) in elements.enumerated() {
             nodes.append(try node(element, path: path.appending(index: index)))
         }
@@ -110,57 +111,57 @@ private struct Reader {
         }
         guard case .dict(let entries) = value.kind else { throw wrongType(value, path, expected: "a dict or a string") }
         var node = OutlineNode(title: "", line: value.line)
+        // (Each key's path is made only for a message: most values have none.)
         for (key, entry) in entries {
-            let keyPath = path.appending(key)
             switch key {
-            case "name", "title": node.title = try title(entry, path: keyPath)
-            case "collapsed": node.collapsed = try bool(entry, path: keyPath)
-            case "detail": node.body = BodyText.normalized(try string(entry, path: keyPath))
-            case "id": node.id = try string(entry, path: keyPath).trimmed
-            case "items": node.children = try sections(entry, path: keyPath)
-            case "attributes": node.attributes = try attributes(entry, path: keyPath)
-            default: warnUnknown(key, entry, path: keyPath)
+            case "name", "title": node.title = try title(entry, path: path.appending(key))
+            case "collapsed": node.collapsed = try bool(entry, path: path.appending(key))
+            case "detail": node.body = BodyText.normalized(try string(entry, path: path.appending(key)))
+            case "id": node.id = try string(entry, path: path.appending(key)).trimmed
+            case "items": node.children = try sections(entry, path: path.appending(key))
+            case "attributes": node.attributes = try attributes(entry, path: path.appending(key))
+            default: warnUnknown(key, entry, path: path.appending(key))
             }
         }
         guard !node.title.isEmpty else { throw invalid(value, path, "a section needs a 'name' (or 'title') string") }
         return node
     }
 
-    func attributes(_ value: PlistValue, path: KeyPath) throws -> [String: String] {
-        guard case .dict(let entries) = value.kind else { throw wrongType(value, path, expected: "a dict of strings") }
+    func attributes(_ value: PlistValue, path: @autoclosure () -> KeyPath) throws -> [String: String] {
+        guard case .dict(let entries) = value.kind else { throw wrongType(value, path(), expected: "a dict of strings") }
         var attributes: [String: String] = [:]
         for (name, text) in entries {
-            attributes[name] = try string(text, path: path.appending(name))
+            attributes[name] = try string(text, path: path().appending(name))
         }
         return attributes
     }
 
-    func string(_ value: PlistValue, path: KeyPath) throws -> String {
-        guard case .string(let text) = value.kind else { throw wrongType(value, path, expected: "a string") }
+    func string(_ value: PlistValue, path: @autoclosure () -> KeyPath) throws -> String {
+        guard case .string(let text) = value.kind else { throw wrongType(value, path(), expected: "a string") }
         return text
     }
 
-    func title(_ value: PlistValue, path: KeyPath) throws -> String {
-        let title = TitleText.normalized(try string(value, path: path))
-        guard !title.isEmpty else { throw invalid(value, path, "must not be empty") }
+    func title(_ value: PlistValue, path: @autoclosure () -> KeyPath) throws -> String {
+        let title = TitleText.normalized(try string(value, path: path()))
+        guard !title.isEmpty else { throw invalid(value, path(), "must not be empty") }
         return title
     }
 
-    func bool(_ value: PlistValue, path: KeyPath) throws -> Bool {
+    func bool(_ value: PlistValue, path: @autoclosure () -> KeyPath) throws -> Bool {
         switch value.kind {
         case .bool(let flag): return flag
         case .string(let text) where isOpenStep:
             switch text {
             case "YES", "true", "1": return true
             case "NO", "false", "0": return false
-            default: throw invalid(value, path, "expected YES or NO, found '\(Quote.snippet(text))'")
+            default: throw invalid(value, path(), "expected YES or NO, found '\(Quote.snippet(text))'")
             }
         default:
-            throw wrongType(value, path, expected: isOpenStep ? "YES or NO" : "a boolean (<true/> or <false/>)")
+            throw wrongType(value, path(), expected: isOpenStep ? "YES or NO" : "a boolean (<true/> or <false/>)")
         }
     }
 
-    func wrongType(_ value: PlistValue, _ path: KeyPath, expected: String) -> ConversionError {
-        invalid(value, path, "expected \(expected), found \(value.typeName)")
+    func wrongType(_ value: PlistValue, _ path: @autoclosure () -> KeyPath, expected: String) -> ConversionError {
+        invalid(value, path(), "expected \(expected), found \(value.typeName)")
     }
 }

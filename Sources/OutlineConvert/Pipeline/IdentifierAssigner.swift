@@ -13,13 +13,19 @@ struct IdentifierAssigner {
     /// Assigns the ids of `outline`'s nodes in place.
     static func assign(_ outline: inout Outline, file: String) -> [Diagnostic] {
         var assigner = IdentifierAssigner(file: file)
+        // Counted first, so that neither set grows (and rehashes) on the way.
         var count = 0
+        var explicit = 0
         outline.forEachNode {
             count += 1
-            if !$0.id.isEmpty { assigner.reserved.insert(Self.cleaned($0.id)) }
+            if !$0.id.isEmpty { explicit += 1 }
         }
         assigner.used.reserveCapacity(count)
-        assigner.reserved.remove("")
+        if explicit > 0 {
+            assigner.reserved.reserveCapacity(explicit)
+            outline.forEachNode { if !$0.id.isEmpty { assigner.reserved.insert(Self.cleaned($0.id)) } }
+            assigner.reserved.remove("")
+        }
         outline.mapNodes { assigner.assign(&$0) }
         return assigner.warnings
     }
@@ -29,15 +35,15 @@ struct IdentifierAssigner {
     private mutating func assign(_ node: inout OutlineNode) {
         let explicit = node.id.isEmpty ? "" : Self.cleaned(node.id)
         if !explicit.isEmpty {
-            if used.contains(explicit) {
+            if used.insert(explicit).inserted {
+                node.id = explicit
+            } else {
                 warnings.append(
                     Diagnostic(
                         SourceLocation(file: file, line: node.line), "duplicate id '\(Quote.snippet(explicit))'; this one is renamed"))
                 node.id = unique(explicit)
-            } else {
-                node.id = explicit
+                used.insert(node.id)
             }
-            used.insert(node.id)
         } else {
             let slug = Self.slug(node.title)
             if (reserved.isEmpty || !reserved.contains(slug)) && used.insert(slug).inserted {

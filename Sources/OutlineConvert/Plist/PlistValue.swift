@@ -31,34 +31,41 @@ extension PlistValue {
     /// `<array>`, `<string>`, `<true/>`, `<false/>`; other elements by their name.
     init(xml element: XMLElement, file: String) throws {
         let location = SourceLocation(file: file, line: element.line, column: element.column)
-        func values() throws -> [XMLElement] {
+        func refuseStrayText() throws {
             if let stray = element.strayText {
                 throw ConversionError.invalid(
                     SourceLocation(file: file, line: stray.line, column: stray.column),
                     "text '\(Quote.snippet(stray.text))' inside <\(Quote.snippet(element.name))> outside any value")
             }
-            return element.elements
         }
         switch element.name {
         case "dict":
-            let elements = try values()
+            try refuseStrayText()
             var entries: [(key: String, value: PlistValue)] = []
-            var index = 0
-            while index < elements.count {
-                let key = elements[index]
-                let keyLocation = SourceLocation(file: file, line: key.line, column: key.column)
-                guard key.name == "key" else {
-                    throw ConversionError.invalid(keyLocation, "expected <key>, found <\(Quote.snippet(key.name))>")
+            var key: XMLElement?
+            for case .element(let child) in element.children {
+                guard let pending = key else {
+                    guard child.name == "key" else {
+                        throw ConversionError.invalid(
+                            SourceLocation(file: file, line: child.line, column: child.column), "expected <key>, found <\(Quote.snippet(child.name))>"
+                        )
+                    }
+                    key = child
+                    continue
                 }
-                guard index + 1 < elements.count else {
-                    throw ConversionError.invalid(keyLocation, "key '\(Quote.snippet(key.text))' has no value")
-                }
-                entries.append((key.text, try PlistValue(xml: elements[index + 1], file: file)))
-                index += 2
+                entries.append((pending.text, try PlistValue(xml: child, file: file)))
+                key = nil
+            }
+            if let key {
+                throw ConversionError.invalid(
+                    SourceLocation(file: file, line: key.line, column: key.column), "key '\(Quote.snippet(key.text))' has no value")
             }
             self.init(kind: .dict(entries), line: element.line, column: element.column)
         case "array":
-            self.init(kind: .array(try values().map { try PlistValue(xml: $0, file: file) }), line: element.line, column: element.column)
+            try refuseStrayText()
+            var values: [PlistValue] = []
+            for case .element(let child) in element.children { values.append(try PlistValue(xml: child, file: file)) }
+            self.init(kind: .array(values), line: element.line, column: element.column)
         case "string":
             if let inner = element.firstElement {
                 throw ConversionError.invalid(

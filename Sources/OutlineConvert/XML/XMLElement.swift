@@ -34,7 +34,12 @@ struct XMLElement: Sendable {
 
     /// All text directly inside, CDATA included.
     var text: String {
-        children.map { if case .text(let t) = $0 { t } else { "" } }.joined()
+        // Most elements hold one run of text, or none.
+        if children.isEmpty { return "" }
+        if children.count == 1, case .text(let text) = children[0] { return text }
+        var text = ""
+        for case .text(let run) in children { text += run }
+        return text
     }
 
     /// The first run of non-white-space text directly inside, if any, with where it starts.

@@ -95,14 +95,64 @@ private final class ParseState {
     @exclusivity(unchecked) var open: [OpenElement] = []
     var root: XMLElement?
     @exclusivity(unchecked) var positions: ElementPositions
+    /// Text read since the innermost open element's last child began or ended, not yet a
+    /// child itself: one buffer for all elements, as text only ever goes to the innermost.
+    @exclusivity(unchecked) var text = PendingText()
+    /// Element and attribute names met so far, by libxml2's pointer: libxml2 hands every
+    /// name over from its parser's dictionary (one copy of each name, kept for the whole
+    /// parse), so equal pointers are equal names and a document's few names become Strings once.
+    @exclusivity(unchecked) private var names: [(pointer: UnsafePointer<xmlChar>, name: String)] = []
 
     init(source: XMLSource) { positions = ElementPositions(source: source) }
+
+    /// `name` as a String, from the names met before when it is one of them.
+    func name(_ name: UnsafePointer<xmlChar>) -> String {
+        for known in names where known.pointer == name { return known.name }
+        let made = String(cString: name)
+        if names.count < 64 { names.append((name, made)) }
+        return made
+    }
+
+    /// Makes the pending text a child of the innermost open element. Only white space beside
+    /// a child element is dropped: every reader ignores it (text is read from elements
+    /// without children), and a plist or an outline holds a lot of it.
+    func flushText(besideElement: Bool) {
+        guard text.count > 0, !open.isEmpty else { return }
+        defer { text.count = 0 }
+        let last = open.count - 1
+        text.withBytes { text in
+            let spaceOnly = text.allSatisfy { $0 == 32 || $0 == 10 || $0 == 9 || $0 == 13 }
+            if spaceOnly && (besideElement || open[last].children.contains { if case .element = $0 { true } else { false } }) { return }
+            open[last].children.append(.text(String(decoding: text, as: UTF8.self)))
+        }
+    }
 
     /// Records the first refusal and stops the parser.
     func refuse(_ parser: xmlParserCtxtPtr, line: Int, column: Int, _ message: String) {
         guard refusal == nil else { return }
         refusal = (line, column, message)
         xmlStopParser(parser)
+    }
+}
+
+/// Bytes gathered and then let go, again and again, in one buffer that keeps its capacity
+/// (emptying an array with `removeAll(keepingCapacity:)` is a generic call per use).
+private struct PendingText {
+    private var storage: [UInt8] = []
+    /// How many bytes of `storage` are the text; set to 0 to empty it.
+    var count = 0
+
+    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        if storage.count < count + bytes.count { storage.append(contentsOf: repeatElement(0, count: count + bytes.count - storage.count)) }
+        storage.withUnsafeMutableBufferPointer { storage in
+            guard let target = storage.baseAddress, let source = bytes.baseAddress else { return }
+            (target + count).update(from: source, count: bytes.count)
+        }
+        count += bytes.count
+    }
+
+    func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        storage.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[..<count])) }
     }
 }
 
@@ -114,20 +164,6 @@ private struct OpenElement {
     let column: Int
     let attributes: [(name: String, value: String)]
     var children: [XMLElement.Content] = []
-    /// Text read since the last child element, not yet a child itself.
-    var text: [UInt8] = []
-
-    /// Makes the pending text a child. Only white space beside a child element is dropped:
-    /// every reader ignores it (text is read from elements without children), and a
-    /// plist or an outline holds a lot of it.
-    mutating func flushText(besideElement: Bool) {
-        guard !text.isEmpty else { return }
-        let spaceOnly = text.allSatisfy { $0 == 32 || $0 == 10 || $0 == 9 || $0 == 13 }
-        if !(spaceOnly && (besideElement || children.contains { if case .element = $0 { true } else { false } })) {
-            children.append(.text(String(decoding: text, as: UTF8.self)))
-        }
-        text.removeAll(keepingCapacity: true)
-    }
 }
 
 private func state(of context: UnsafeMutableRawPointer?) -> (xmlParserCtxtPtr, ParseState)? {
@@ -201,17 +237,17 @@ private let startElement: startElementNsSAX2Func = { context, localName, _, _, _
                 refuseUndefinedEntity(parser, state, String(entity))
                 return
             }
-            values.append((String(cString: name), decoded))
+            values.append((state.name(name), decoded))
         }
     }
-    if !state.open.isEmpty { state.open[state.open.count - 1].flushText(besideElement: true) }
-    state.open.append(
-        OpenElement(name: localName.map { String(cString: $0) } ?? "", offset: offset, line: line, column: column, attributes: values))
+    state.flushText(besideElement: true)
+    state.open.append(OpenElement(name: localName.map(state.name) ?? "", offset: offset, line: line, column: column, attributes: values))
 }
 
 private let endElement: endElementNsSAX2Func = { context, _, _, _ in
-    guard let (_, state) = state(of: context), state.refusal == nil, var ended = state.open.popLast() else { return }
-    ended.flushText(besideElement: false)
+    guard let (_, state) = state(of: context), state.refusal == nil else { return }
+    state.flushText(besideElement: false)
+    guard let ended = state.open.popLast() else { return }
     let element = XMLElement(
         name: ended.name, line: ended.line, column: ended.column, attributes: ended.attributes, children: ended.children,
         source: state.positions.source, offset: ended.offset)
@@ -224,7 +260,7 @@ private let endElement: endElementNsSAX2Func = { context, _, _, _ in
 
 private let characters: charactersSAXFunc = { context, text, length in
     guard let (_, state) = state(of: context), state.refusal == nil, !state.open.isEmpty, let text, length > 0 else { return }
-    state.open[state.open.count - 1].text.append(contentsOf: UnsafeBufferPointer(start: text, count: Int(length)))
+    state.text.append(UnsafeBufferPointer(start: text, count: Int(length)))
 }
 
 /// An attribute value as libxml2 hands it over without entity substitution: every `&` it
