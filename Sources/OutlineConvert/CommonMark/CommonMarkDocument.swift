@@ -189,11 +189,12 @@ private struct PlainTextWriter {
 
     private static let maxIndentDepth = 16
     private let indent: String
-    private var output = ""
+    private var output: [UInt8] = []
     private var containers: [Container] = []
     private var lists: [List] = []
     private var wroteBlock = false
-    private var inline = ""
+    /// The text of the paragraph or heading being read.
+    private var inline: [UInt8] = []
 
     init(indent: String) { self.indent = indent }
 
@@ -202,8 +203,8 @@ private struct PlainTextWriter {
     }
 
     mutating func finish() -> String {
-        while output.hasSuffix("\n") { output.removeLast() }
-        return output
+        while output.last == 10 { output.removeLast() }
+        return String(decoding: output, as: UTF8.self)
     }
 
     private mutating func handle(_ node: OpaquePointer, entering: Bool) {
@@ -222,7 +223,7 @@ private struct PlainTextWriter {
         case CMARK_NODE_ITEM:
             guard entering else {
                 // An empty item still shows its bullet or number.
-                if containers.last?.firstLinePending == true { emit("") }
+                if containers.last?.firstLinePending == true { emit([]) }
                 containers.removeLast()
                 return
             }
@@ -235,17 +236,18 @@ private struct PlainTextWriter {
             list.count += 1
             lists.append(list)
         case CMARK_NODE_PARAGRAPH, CMARK_NODE_HEADING:
-            if entering { inline = "" } else { emit(inline) }
+            if entering { inline.removeAll(keepingCapacity: true) } else { emit(inline) }
         case CMARK_NODE_CODE_BLOCK:
-            var code = CommonMarkDocument.literal(node)
-            if code.hasSuffix("\n") { code.removeLast() }
+            var code: [UInt8] = []
+            Self.appendLiteral(of: node, to: &code)
+            if code.last == 10 { code.removeLast() }
             emit(code)
         case CMARK_NODE_THEMATIC_BREAK:
-            emit("* * *")
+            emit(Array("* * *".utf8))
         case CMARK_NODE_TEXT, CMARK_NODE_CODE:
-            inline += CommonMarkDocument.literal(node)
+            Self.appendLiteral(of: node, to: &inline)
         case CMARK_NODE_SOFTBREAK, CMARK_NODE_LINEBREAK:
-            inline += "\n"
+            inline.append(10)
         default:
             break  // raw HTML is dropped; emphasis, links and images keep only their text
         }
@@ -264,24 +266,48 @@ private struct PlainTextWriter {
         return true
     }
 
-    private mutating func emit(_ text: String) {
-        if needsBlankLine { output += "\n" }
+    /// A node's literal text, straight from cmark's bytes.
+    private static func appendLiteral(of node: OpaquePointer, to bytes: inout [UInt8]) {
+        guard let literal = cmark_node_get_literal(node) else { return }
+        literal.withMemoryRebound(to: UInt8.self, capacity: 1) { bytes.append(contentsOf: UnsafeBufferPointer(start: $0, count: strlen(literal))) }
+    }
+
+    private mutating func emit(_ text: [UInt8]) {
+        if needsBlankLine { output.append(10) }
         wroteBlock = true
-        for line in text.lines {
-            var prefix = indent
-            var onlySpaces = true
-            for index in containers.indices {
-                if index < Self.maxIndentDepth {
-                    let piece = containers[index].firstLinePending ? containers[index].first : containers[index].rest
-                    prefix += piece
-                    onlySpaces = onlySpaces && piece.utf8.allSatisfy { $0 == 32 }
-                }
-                containers[index].firstLinePending = false
+        text.withUnsafeBufferPointer { bytes in
+            var start = 0
+            while true {
+                let end = bytes[start...].firstIndex(of: 10) ?? bytes.count
+                emitLine(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+                guard end < bytes.count else { return }
+                start = end + 1
             }
-            // No trailing white space: an empty line keeps only its markers.
-            if !(line.isEmpty && onlySpaces) { output += line.isEmpty ? prefix.trimmingTrailingSpaces : prefix + line }
-            output += "\n"
         }
+    }
+
+    /// One line of a block (no line break in it), after the indent and container markers.
+    private mutating func emitLine(_ line: UnsafeBufferPointer<UInt8>) {
+        let lineStart = output.count
+        output.append(contentsOf: indent.utf8)
+        var onlySpaces = true
+        for index in containers.indices {
+            if index < Self.maxIndentDepth {
+                let piece = containers[index].firstLinePending ? containers[index].first : containers[index].rest
+                output.append(contentsOf: piece.utf8)
+                onlySpaces = onlySpaces && piece.utf8.allSatisfy { $0 == 32 }
+            }
+            containers[index].firstLinePending = false
+        }
+        if !line.isEmpty {
+            output.append(contentsOf: line)
+        } else if onlySpaces {
+            output.removeSubrange(lineStart...)  // nothing but indentation: an empty line
+        } else {
+            // No trailing white space: an empty line keeps only its markers.
+            while output.count > lineStart, let last = output.last, last == 32 || last == 9 { output.removeLast() }
+        }
+        output.append(10)
     }
 }
 
