@@ -115,12 +115,26 @@ public struct BatchPlan: Sendable {
     /// look-ups: Foundation's `standardizingPath` resolves every symbolic link on the way).
     /// (`directory` defaults to the working directory, asked for only for a relative path.)
     static func absolute(_ path: String, in directory: String? = nil) -> String {
-        let full = Array(path.hasPrefix("/") ? path.utf8 : ((directory ?? FileManager.default.currentDirectoryPath) + "/" + path).utf8)
+        var joined = path.hasPrefix("/") ? path : (directory ?? FileManager.default.currentDirectoryPath) + "/" + path
+        if Self.isNormal(&joined) { return joined }  // most paths: nothing to take out
+        let full = Array(joined.utf8)
         var parts: [ArraySlice<UInt8>] = []
         for part in full.split(separator: UInt8(ascii: "/")) where part != [UInt8(ascii: ".")] {
             if part.elementsEqual("..".utf8) { _ = parts.popLast() } else { parts.append(part) }
         }
         return "/" + String(decoding: Array(parts.joined(separator: [UInt8(ascii: "/")])), as: UTF8.self)
+    }
+
+    /// Whether an absolute path is already as `absolute` makes it: no empty, `.` or `..`
+    /// part and no `/` at the end (a `/` followed by `/` or `.` sends it the long way).
+    private static func isNormal(_ path: inout String) -> Bool {
+        path.withUTF8 { bytes in
+            guard bytes.count > 1, bytes[0] == UInt8(ascii: "/"), bytes[bytes.count - 1] != UInt8(ascii: "/") else { return false }
+            for index in 0..<(bytes.count - 1) where bytes[index] == UInt8(ascii: "/") {
+                if bytes[index + 1] == UInt8(ascii: "/") || bytes[index + 1] == UInt8(ascii: ".") { return false }
+            }
+            return true
+        }
     }
 }
 

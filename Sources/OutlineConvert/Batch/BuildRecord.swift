@@ -132,6 +132,7 @@ public final class BuildRecord: @unchecked Sendable {
         let lines = bytes.split(separator: 10)
         guard let first = lines.first, first.elementsEqual((header + escaped(key)).utf8) else { return [:] }
         var entries: [String: Entry] = [:]
+        entries.reserveCapacity(lines.count - 1)
         for line in lines.dropFirst() {
             let fields = line.split(separator: 9, omittingEmptySubsequences: false).map { unescaped(String(decoding: $0, as: UTF8.self)) }
             guard fields.count == 9, let size = Int64(fields[4]), let modified = Int64(fields[5]) else { return [:] }

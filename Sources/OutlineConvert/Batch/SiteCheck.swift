@@ -16,12 +16,12 @@ public struct PageFacts: Sendable, Equatable {
 
     // MARK: - In the build record: one field, parts separated by control characters
 
-    private static let part: Character = "\u{1}"
-    private static let field: Character = "\u{2}"
+    private static let part: UInt8 = 1
+    private static let field: UInt8 = 2
 
     /// The facts as one line of text (no tab, line feed or backslash of their own).
     var encoded: String {
-        var parts = [ids.joined(separator: String(Self.field))]
+        var parts = [ids.joined(separator: String(UnicodeScalar(Self.field)))]
         for link in links {
             let target: [String]
             switch link.target {
@@ -31,34 +31,39 @@ public struct PageFacts: Sendable, Equatable {
             case .outside(let path): target = ["outside", path, ""]
             case .missing(let path): target = ["missing", path, ""]
             }
-            parts.append((target + [link.url, String(link.line), String(link.column)]).joined(separator: String(Self.field)))
+            parts.append((target + [link.url, String(link.line), String(link.column)]).joined(separator: String(UnicodeScalar(Self.field))))
         }
-        return parts.joined(separator: String(Self.part))
+        return parts.joined(separator: String(UnicodeScalar(Self.part)))
     }
 
     init?(encoded: String) {
         // Split as bytes: a record holds thousands of these.
-        func fields(_ bytes: Substring.UTF8View.SubSequence, _ separator: Character) -> [String] {
-            bytes.split(separator: separator.asciiValue ?? 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
-        }
-        let parts = encoded.utf8.split(separator: Self.part.asciiValue ?? 0, omittingEmptySubsequences: false)
-        guard let first = parts.first else { return nil }
-        ids = first.isEmpty ? [] : fields(first, Self.field)
-        links = []
-        for part in parts.dropFirst() {
-            let fields = fields(part, Self.field)
-            guard fields.count == 6, let line = Int(fields[4]), let column = Int(fields[5]) else { return nil }
-            let target: LinkFact.Target
-            switch fields[0] {
-            case "page": target = .page(input: fields[1], fragment: fields[2].isEmpty ? nil : String(fields[2].dropFirst()))
-            case "same": target = .samePage(fragment: fields[1])
-            case "asset": target = .asset(source: fields[1], output: fields[2])
-            case "outside": target = .outside(fields[1])
-            case "missing": target = .missing(fields[1])
-            default: return nil
+        var encoded = encoded
+        let decoded: (ids: [String], links: [LinkFact])? = encoded.withUTF8 { bytes in
+            func fields(_ part: Slice<UnsafeBufferPointer<UInt8>>) -> [String] {
+                part.split(separator: Self.field, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
             }
-            links.append(LinkFact(target: target, url: fields[3], line: line, column: column))
+            let parts = bytes.split(separator: Self.part, omittingEmptySubsequences: false)
+            guard let first = parts.first else { return nil }
+            var links: [LinkFact] = []
+            for part in parts.dropFirst() {
+                let fields = fields(part)
+                guard fields.count == 6, let line = Int(fields[4]), let column = Int(fields[5]) else { return nil }
+                let target: LinkFact.Target
+                switch fields[0] {
+                case "page": target = .page(input: fields[1], fragment: fields[2].isEmpty ? nil : String(fields[2].dropFirst()))
+                case "same": target = .samePage(fragment: fields[1])
+                case "asset": target = .asset(source: fields[1], output: fields[2])
+                case "outside": target = .outside(fields[1])
+                case "missing": target = .missing(fields[1])
+                default: return nil
+                }
+                links.append(LinkFact(target: target, url: fields[3], line: line, column: column))
+            }
+            return (first.isEmpty ? [] : fields(first), links)
         }
+        guard let decoded else { return nil }
+        (ids, links) = decoded
     }
 }
 
@@ -69,30 +74,44 @@ public enum SiteCheck {
     /// Warnings for `pages` (each input with its facts), and the assets to copy (each once,
     /// in order of first mention).
     public static func run(_ pages: [(job: BatchJob, facts: PageFacts)]) -> (warnings: [Diagnostic], assets: [(source: String, output: String)]) {
-        var ids: [String: Set<String>] = [:]
+        // Each page's ids become a set only when a link asks for one of them.
+        var ids: [String: (index: Int, set: Set<String>?)] = [:]
         var names: [String: String] = [:]
         let here = FileManager.default.currentDirectoryPath
-        for (job, facts) in pages {
+        for (index, (job, _)) in pages.enumerated() {
             let input = BatchPlan.absolute(job.input, in: here)
-            ids[input] = Set(facts.ids)
+            ids[input] = (index, nil)
             names[input] = job.input
+        }
+        func idSet(_ input: String) -> Set<String>? {
+            guard let entry = ids[input] else { return nil }
+            if let set = entry.set { return set }
+            let set = Set(pages[entry.index].facts.ids)
+            ids[input]?.set = set
+            return set
         }
         var warnings: [Diagnostic] = []
         var assets: [(source: String, output: String)] = []
         var seenAssets: Set<String> = []
         for (job, facts) in pages {
-            let own = Set(facts.ids)
+            var ownSet: Set<String>?
+            func own() -> Set<String> {
+                if let ownSet { return ownSet }
+                let set = Set(facts.ids)
+                ownSet = set
+                return set
+            }
             for link in facts.links {
                 let location = SourceLocation(file: job.input, line: link.line, column: link.column)
                 switch link.target {
                 case .page(let input, let fragment?):
-                    if let targetIDs = ids[input], !fragment.isEmpty, !targetIDs.contains(fragment) {
+                    if !fragment.isEmpty, let targetIDs = idSet(input), !targetIDs.contains(fragment) {
                         warnings.append(Diagnostic(location, "no section '\(Quote.snippet(fragment))' in \(Quote.oneLine(names[input] ?? input))"))
                     }
                 case .page:
                     break
                 case .samePage(let fragment):
-                    if !fragment.isEmpty && !own.contains(fragment) {
+                    if !fragment.isEmpty && !own().contains(fragment) {
                         warnings.append(Diagnostic(location, "no section '\(Quote.snippet(fragment))' in this page"))
                     }
                 case .asset(let source, let output):

@@ -8,7 +8,11 @@ public enum Path {
 
     /// The extension of the last component, without the dot ("" if none; a leading dot is not one).
     public static func fileExtension(_ path: String) -> String {
-        let name = path.utf8.split(separator: UInt8(ascii: "/")).last ?? path.utf8[...]
+        // The last component (trailing slashes ignored), found from the end.
+        let utf8 = path.utf8
+        var end = utf8.endIndex
+        while end > utf8.startIndex, utf8[utf8.index(before: end)] == UInt8(ascii: "/") { end = utf8.index(before: end) }
+        let name = utf8[(utf8[..<end].lastIndex(of: UInt8(ascii: "/")).map(utf8.index(after:)) ?? utf8.startIndex)..<end]
         guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot != name.startIndex else { return "" }
         return String(decoding: name[name.index(after: dot)...], as: UTF8.self)
     }
