@@ -22,7 +22,10 @@ struct ByteBuffer {
         text.withUTF8Buffer { write(UnsafeRawBufferPointer($0)) }
     }
 
-    mutating func write(_ raw: UnsafeRawBufferPointer) { storage.append(contentsOf: raw) }
+    mutating func write(_ raw: UnsafeRawBufferPointer) {
+        // As typed bytes: `append` then copies them in one go, not one by one as a sequence.
+        storage.append(contentsOf: raw.assumingMemoryBound(to: UInt8.self))
+    }
 
     /// Writes `text` with `&`, `<`, `>`, `"` and `'` escaped, safe in HTML text and attributes.
     mutating func write(escaping text: String) {
