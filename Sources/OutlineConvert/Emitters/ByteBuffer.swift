@@ -18,6 +18,8 @@ struct ByteBuffer {
         text.withUTF8 { write(UnsafeRawBufferPointer($0)) }
     }
 
+    mutating func write(_ bytes: [UInt8]) { storage.append(contentsOf: bytes) }
+
     mutating func write(_ text: StaticString) {
         text.withUTF8Buffer { write(UnsafeRawBufferPointer($0)) }
     }

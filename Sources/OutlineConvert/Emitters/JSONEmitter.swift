@@ -19,22 +19,24 @@ struct JSONEmitter: OutlineWriter {
     func render(_ outline: Outline) -> [UInt8] {
         var json = ByteBuffer(capacity: Self.estimatedSize(outline))
         json.write("{\n  \"version\": 1,\n" as StaticString)
-        if let title = outline.title { field("title", title, indent: "  ", into: &json) }
-        field("body", outline.body, indent: "  ", into: &json)
-        if !outline.attributes.isEmpty { attributes(outline.attributes, indent: "  ", into: &json) }
+        let indent = Array("  ".utf8)
+        if let title = outline.title { field("title", title, indent: indent, into: &json) }
+        field("body", outline.body, indent: indent, into: &json)
+        if !outline.attributes.isEmpty { attributes(outline.attributes, indent: indent, into: &json) }
         json.write("  \"sections\": " as StaticString)
-        write(outline.nodes, indent: "  ", into: &json)
+        write(outline.nodes, indent: indent, into: &json)
         json.write("\n}\n" as StaticString)
         return json.finish()
     }
 
-    private func write(_ nodes: [OutlineNode], indent: String, into json: inout ByteBuffer) {
+    /// (Indentation goes as bytes: a String is copied out of itself for every write.)
+    private func write(_ nodes: [OutlineNode], indent: [UInt8], into json: inout ByteBuffer) {
         guard !nodes.isEmpty else {
             json.write("[]" as StaticString)
             return
         }
         json.write("[\n" as StaticString)
-        let inner = indent.utf8.count < Self.maxIndent ? indent + "    " : indent
+        let inner = indent.count < Self.maxIndent ? indent + Array("    ".utf8) : indent
         for index in nodes.indices {
             // Written piece by piece: no string is built per node but the strings themselves.
             let node = nodes[index]
@@ -72,7 +74,7 @@ struct JSONEmitter: OutlineWriter {
     }
 
     /// `"name": "value",` on its own line.
-    private func field(_ name: StaticString, _ value: String, indent: String, into json: inout ByteBuffer) {
+    private func field(_ name: StaticString, _ value: String, indent: [UInt8], into json: inout ByteBuffer) {
         json.write(indent)
         json.write("\"" as StaticString)
         json.write(name)
@@ -81,8 +83,9 @@ struct JSONEmitter: OutlineWriter {
         json.write(",\n" as StaticString)
     }
 
-    private func attributes(_ values: [String: String], indent: String, into json: inout ByteBuffer) {
-        json.write(indent + "\"attributes\": {")
+    private func attributes(_ values: [String: String], indent: [UInt8], into json: inout ByteBuffer) {
+        json.write(indent)
+        json.write("\"attributes\": {" as StaticString)
         for (index, key) in values.keys.sorted().enumerated() {
             if index > 0 { json.write(", " as StaticString) }
             Self.quote(key, into: &json)
@@ -133,8 +136,8 @@ struct JSONEmitter: OutlineWriter {
                     index += 1
                     continue
                 }
-                let escape: String?
                 var length = 1
+                let escape: StaticString
                 switch byte {
                 case UInt8(ascii: "\""): escape = "\\\""
                 case UInt8(ascii: "\\"): escape = "\\\\"
@@ -142,19 +145,22 @@ struct JSONEmitter: OutlineWriter {
                 case 13: escape = "\\r"
                 case 9: escape = "\\t"
                 case 0..<0x20:
+                    flush(upTo: index)
                     let hex = String(byte, radix: 16)
-                    escape = "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                    json.write("\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
+                    runStart = index + 1
+                    index += 1
+                    continue
                 case 0xE2 where index + 2 < bytes.count && bytes[index + 1] == 0x80 && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9):
                     escape = bytes[index + 2] == 0xA8 ? "\\u2028" : "\\u2029"
                     length = 3
                 default:
-                    escape = nil
+                    index += 1
+                    continue
                 }
-                if let escape {
-                    flush(upTo: index)
-                    json.write(escape)
-                    runStart = index + length
-                }
+                flush(upTo: index)
+                json.write(escape)
+                runStart = index + length
                 index += length
             }
             flush(upTo: bytes.count)
