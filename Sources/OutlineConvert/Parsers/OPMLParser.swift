@@ -109,8 +109,12 @@ private struct OPMLReader {
     mutating func apply(_ list: String, at element: XMLElement, to outline: inout Outline) {
         var count = 0
         outline.forEachNode { _ in count += 1 }
-        var expanded: Set<Int> = []
+        var expanded = [Bool](repeating: false, count: count)
         for entry in list.utf8.split(separator: UInt8(ascii: ",")) {  // bytes: the list may be long
+            if let index = Self.plainNumber(entry), index < count {
+                expanded[index] = true
+                continue
+            }
             let text = String(decoding: entry, as: UTF8.self).trimmed
             guard let index = Int(text), index >= 0 else {
                 warn(element, "expansionState: '\(Quote.snippet(text))' is not a node number; it is ignored")
@@ -120,13 +124,31 @@ private struct OPMLReader {
                 warn(element, "expansionState: there is no node \(index) (the outline has \(count)); it is ignored")
                 continue
             }
-            expanded.insert(index)
+            expanded[index] = true
         }
         var index = 0
         outline.mapNodes { node in
-            node.collapsed = expanded.contains(index) ? false : node.isCollapsible ? true : nil
+            node.collapsed = expanded[index] ? false : node.isCollapsible ? true : nil
             index += 1
         }
+    }
+
+    /// The number an entry of the list states when it is only digits between spaces (nearly
+    /// every entry), read without making a String; nil sends it the long way.
+    private static func plainNumber(_ entry: Substring.UTF8View) -> Int? {
+        var number = 0
+        var digits = 0
+        var trailing = false
+        for byte in entry {
+            if byte == 32 {
+                trailing = digits > 0
+                continue
+            }
+            guard !trailing, byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9"), digits < 18 else { return nil }
+            number = number * 10 + Int(byte - UInt8(ascii: "0"))
+            digits += 1
+        }
+        return digits > 0 ? number : nil
     }
 }
 
