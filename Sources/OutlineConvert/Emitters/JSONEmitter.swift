@@ -24,39 +24,67 @@ struct JSONEmitter: OutlineWriter {
         field("body", outline.body, indent: indent, into: &json)
         if !outline.attributes.isEmpty { attributes(outline.attributes, indent: indent, into: &json) }
         json.write("  \"sections\": " as StaticString)
-        write(outline.nodes, indent: indent, into: &json)
+        var levels: [Level] = []
+        write(outline.nodes, depth: 0, levels: &levels, into: &json)
         json.write("\n}\n" as StaticString)
         return json.finish()
     }
 
-    /// (Indentation goes as bytes: a String is copied out of itself for every write.)
-    private func write(_ nodes: [OutlineNode], indent: [UInt8], into json: inout ByteBuffer) {
+    /// The fixed text around the nodes of one depth, made once: a node is then a dozen
+    /// writes, not thirty. `indent` is the list's, `inner` its nodes' fields'.
+    private struct Level {
+        let inner: [UInt8]
+        /// Up to the id's value; then after it up to the title's.
+        let open: [UInt8]
+        let afterID: [UInt8]
+        /// After the title, with `collapsed`, up to the body's value.
+        let afterTitle: (collapsed: [UInt8], expanded: [UInt8])
+        let children: [UInt8]
+        let close: (last: [UInt8], other: [UInt8])
+        let end: [UInt8]
+
+        init(depth: Int) {
+            let indent = Array(repeating: UInt8(ascii: " "), count: min(2 + 4 * depth, JSONEmitter.maxIndent))
+            inner = Array(repeating: UInt8(ascii: " "), count: min(indent.count + 4, JSONEmitter.maxIndent))
+            open = indent + Array("  {\n".utf8) + inner + Array("\"id\": ".utf8)
+            afterID = Array(",\n".utf8) + inner + Array("\"title\": ".utf8)
+            let body = Array(",\n".utf8) + inner + Array("\"body\": ".utf8)
+            afterTitle = (
+                Array(",\n".utf8) + inner + Array("\"collapsed\": true".utf8) + body,
+                Array(",\n".utf8) + inner + Array("\"collapsed\": false".utf8) + body
+            )
+            children = inner + Array("\"children\": ".utf8)
+            close = (Array("\n".utf8) + indent + Array("  }\n".utf8), Array("\n".utf8) + indent + Array("  },\n".utf8))
+            end = indent + Array("]".utf8)
+        }
+    }
+
+    /// The nodes of one list, at `depth` (0 for the outline's); `levels` grows as deeper
+    /// lists are met.
+    private func write(_ nodes: [OutlineNode], depth: Int, levels: inout [Level], into json: inout ByteBuffer) {
         guard !nodes.isEmpty else {
             json.write("[]" as StaticString)
             return
         }
+        if levels.count <= depth { levels.append(Level(depth: depth)) }
+        let level = levels[depth]
         json.write("[\n" as StaticString)
-        let inner = indent.count < Self.maxIndent ? indent + Array("    ".utf8) : indent
         for index in nodes.indices {
             // Written piece by piece: no string is built per node but the strings themselves.
             let node = nodes[index]
-            json.write(indent)
-            json.write("  {\n" as StaticString)
-            field("id", node.id, indent: inner, into: &json)
-            field("title", node.title, indent: inner, into: &json)
-            json.write(inner)
-            json.write(node.isCollapsed ? "\"collapsed\": true,\n" as StaticString : "\"collapsed\": false,\n" as StaticString)
-            field("body", node.body, indent: inner, into: &json)
-            if !node.attributes.isEmpty { attributes(node.attributes, indent: inner, into: &json) }
-            json.write(inner)
-            json.write("\"children\": " as StaticString)
-            write(node.children, indent: inner, into: &json)
-            json.write("\n" as StaticString)
-            json.write(indent)
-            json.write(index == nodes.count - 1 ? "  }\n" as StaticString : "  },\n" as StaticString)
+            json.write(level.open)
+            Self.quote(node.id, into: &json)
+            json.write(level.afterID)
+            Self.quote(node.title, into: &json)
+            json.write(node.isCollapsed ? level.afterTitle.collapsed : level.afterTitle.expanded)
+            Self.quote(node.body, into: &json)
+            json.write(",\n" as StaticString)
+            if !node.attributes.isEmpty { attributes(node.attributes, indent: level.inner, into: &json) }
+            json.write(level.children)
+            write(node.children, depth: depth + 1, levels: &levels, into: &json)
+            json.write(index == nodes.count - 1 ? level.close.last : level.close.other)
         }
-        json.write(indent)
-        json.write("]" as StaticString)
+        json.write(level.end)
     }
 
     /// About the size of the output, so the buffer is allocated once: each node's text and
