@@ -40,7 +40,7 @@ enum BodyRendering {
         if let blocks { return (blocks.document, blocks.range, blocks.sourceLines) }
         guard !body.isEmpty else { return nil }
         let alone = CommonMarkDocument(parsing: body)
-        return (alone, 0..<alone.blockCount, false)
+        return (alone, alone.group(0..<alone.blockCount), false)
     }
 }
 

@@ -78,6 +78,29 @@ final class CommonMarkDocument {
         blockNodes[index] = nil
     }
 
+    /// Moves the top-level blocks in `range` under one container (a custom block with no
+    /// markup of its own, which renders as exactly its children), so that a body renders in
+    /// one call to cmark instead of one per block. Returns `range`, which now holds the
+    /// container at its start and nothing after it.
+    @discardableResult
+    func group(_ range: Range<Int>) -> Range<Int> {
+        guard let first = range.first(where: { blockNodes[$0] != nil }), let firstNode = blockNodes[first],
+            range.last(where: { blockNodes[$0] != nil }) != first,
+            let container = cmark_node_new(CMARK_NODE_CUSTOM_BLOCK)
+        else { return range }
+        guard cmark_node_insert_before(firstNode, container) != 0 else {
+            cmark_node_free(container)
+            return range
+        }
+        for index in range {
+            guard let node = blockNodes[index] else { continue }
+            cmark_node_append_child(container, node)
+            blockNodes[index] = nil
+        }
+        blockNodes[range.lowerBound] = container
+        return range
+    }
+
     /// Above this many top-level blocks, the tree is freed on a background thread, so that
     /// the output can be written meanwhile on a second core; a small tree is freed at once.
     private static let backgroundFreeThreshold = 50_000

@@ -1,6 +1,10 @@
+import Foundation
+
 /// Shapes of Markdown that would make cmark 0.30 exhaust the machine's memory or take
-/// quadratic time, refused before parsing with the place where they start. One pass over
-/// the bytes; each limit is far beyond what a real document needs (README "Safety"):
+/// quadratic time, refused before parsing with the place where they start. Linear, and
+/// bytes are walked one by one only where a limit may be passed (a file with more bytes
+/// than the element budget, a paragraph long enough for the image-link product); each
+/// limit is far beyond what a real document needs (README "Safety"):
 ///
 /// - **Nesting**: a line may put its content at most `maxNesting` (256) block quotes and
 ///   list items deep. Counted on lines that open a container (`>`, `-`, `+`, `*`, `1.`,
@@ -25,13 +29,55 @@ struct MarkdownLimits: Sendable {
 
     /// Throws a located `.refused` error at the first shape past a limit.
     func check(_ bytes: [UInt8], file: String) throws {
-        try bytes.withUnsafeBufferPointer { buffer in
-            var scanner = Scanner(bytes: buffer, limits: self)
-            if let (offset, reason) = scanner.firstViolation() {
-                throw ConversionError.refused(SourceText.location(of: offset, in: bytes[...], file: file), reason)
-            }
+        if let (offset, reason) = firstViolation(bytes) {
+            throw ConversionError.refused(SourceText.location(of: offset, in: bytes[...], file: file), reason)
         }
     }
+
+    /// The offset and reason of the first shape past a limit, or nil. `exact` walks every
+    /// byte; otherwise the walk is taken only where a limit can be passed (the same answer:
+    /// `MarkdownLimitsTests` compares the two).
+    func firstViolation(_ bytes: [UInt8], exact: Bool = false) -> (Int, String)? {
+        bytes.withUnsafeBufferPointer { buffer in
+            var scanner = Scanner(bytes: buffer, limits: self)
+            return exact || Self.mayHaveTooManyElements(buffer, limit: maxElements)
+                ? scanner.firstViolation() : scanner.firstNestingOrImageLinkViolation()
+        }
+    }
+
+    /// The characters that can become cmark nodes, and line feeds (each line is one).
+    private static let elementBytes: [UInt8] = Array("\n[]!*_<>`&\\".utf8)
+
+    /// Whether the element budget can be passed: more bytes than elements allowed, and
+    /// more element characters (and lines) than that. An upper bound of what the exact walk
+    /// counts (it skips container markers): past it, the exact walk decides.
+    private static func mayHaveTooManyElements(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int) -> Bool {
+        guard bytes.count + 1 > limit, let base = bytes.baseAddress else { return false }
+        var isElement = [UInt8](repeating: 0, count: 256)
+        for byte in elementBytes { isElement[Int(byte)] = 1 }
+        // Counted two bytes at a time, from a table of the element count of every pair.
+        var pairs = [UInt8](repeating: 0, count: 1 << 16)
+        for pair in pairs.indices { pairs[pair] = isElement[pair & 0xFF] + isElement[pair >> 8] }
+        return pairs.withUnsafeBufferPointer { table in
+            var count = 1  // the last line, when it has no line feed
+            var index = 0
+            while index + 8 <= bytes.count {
+                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+                count &+= Int(table[Int(truncatingIfNeeded: word & 0xFFFF)])
+                count &+= Int(table[Int(truncatingIfNeeded: (word &>> 16) & 0xFFFF)])
+                count &+= Int(table[Int(truncatingIfNeeded: (word &>> 32) & 0xFFFF)])
+                count &+= Int(table[Int(truncatingIfNeeded: word &>> 48)])
+                index &+= 8
+            }
+            while index < bytes.count {
+                count &+= Int(isElement[Int(bytes[index])])
+                index &+= 1
+            }
+            return count > limit
+        }
+    }
+
+    private static let tooDeep = "block quotes and list items nest deeper than \(maxNesting) levels, the limit for Markdown inputs"
 
     private struct Scanner {
         let bytes: UnsafeBufferPointer<UInt8>
@@ -46,14 +92,69 @@ struct MarkdownLimits: Sendable {
             self.limits = limits
         }
 
-        /// The offset and reason of the first violation, or nil.
+        /// A paragraph shorter than this cannot pass `maxImageLinkProduct`: `![` and `](`
+        /// take two bytes each, so a paragraph of n bytes holds at most (n/4)² pairs of them
+        /// (27,000 bytes: 45.6 million, with room for the pair that ends past the line).
+        static let shortParagraph = 27_000
+
+        /// `firstViolation` when the element budget cannot be passed: every line's
+        /// container prefix is checked, and only the lines of long paragraphs are walked
+        /// byte by byte (the rest of the line is found with memchr).
+        mutating func firstNestingOrImageLinkViolation() -> (Int, String)? {
+            guard let base = bytes.baseAddress else { return nil }
+            var index = 0
+            var exactSince: Int?  // the paragraph start from which lines are walked
+            while index < bytes.count {
+                var contentStart = index
+                // Containers and indentation start with one of ` \t*+-0123456789>`.
+                if bytes[index] <= UInt8(ascii: ">") {
+                    switch prefix(at: index) {
+                    case .tooDeep(let offset): return (offset, MarkdownLimits.tooDeep)
+                    case .content(let start): contentStart = start
+                    }
+                }
+                let blank = contentStart == bytes.count || bytes[contentStart] == 10
+                var lineEnd = bytes.count
+                if contentStart < bytes.count, let found = memchr(base + contentStart, 10, bytes.count - contentStart) {
+                    lineEnd = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                }
+                if blank {
+                    images = 0
+                    links = 0
+                    paragraphStart = lineEnd + 1
+                    exactSince = nil
+                } else if lineEnd - paragraphStart > Self.shortParagraph {
+                    if exactSince != paragraphStart {
+                        // The paragraph has just become long: count what it opened so far.
+                        countImagesAndLinks(from: paragraphStart, to: index)
+                        exactSince = paragraphStart
+                    }
+                    if let violation = scanLine(from: contentStart).violation { return violation }
+                }
+                index = lineEnd + 1
+            }
+            return nil
+        }
+
+        /// Counts `![` and `](` in `start..<end` (fewer than `shortParagraph` bytes: no limit
+        /// can be passed there).
+        private mutating func countImagesAndLinks(from start: Int, to end: Int) {
+            var index = start
+            while index < end {
+                if bytes[index] == UInt8(ascii: "!"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "[") { images += 1 }
+                if bytes[index] == UInt8(ascii: "]"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "(") { links += 1 }
+                index += 1
+            }
+        }
+
+        /// The offset and reason of the first violation, or nil: every byte walked.
         mutating func firstViolation() -> (Int, String)? {
             var index = 0
             while index < bytes.count {
                 let contentStart: Int
                 switch prefix(at: index) {
                 case .tooDeep(let offset):
-                    return (offset, "block quotes and list items nest deeper than \(MarkdownLimits.maxNesting) levels, the limit for Markdown inputs")
+                    return (offset, MarkdownLimits.tooDeep)
                 case .content(let start):
                     contentStart = start
                 }

@@ -42,24 +42,25 @@ struct IdentifierAssigner {
                     Diagnostic(
                         SourceLocation(file: file, line: node.line), "duplicate id '\(Quote.snippet(explicit))'; this one is renamed"))
                 node.id = unique(explicit)
-                used.insert(node.id)
             }
         } else {
             let slug = Self.slug(node.title)
-            if (reserved.isEmpty || !reserved.contains(slug)) && used.insert(slug).inserted {
-                node.id = slug
-            } else {
-                node.id = unique(slug)
-                used.insert(node.id)
-            }
+            node.id = !isReserved(slug) && used.insert(slug).inserted ? slug : unique(slug)
         }
     }
 
+    private func isReserved(_ id: String) -> Bool { !reserved.isEmpty && reserved.contains(id) }
+
+    /// The first of `base-1`, `base-2`, … that is neither used nor reserved, now used.
     private mutating func unique(_ base: String) -> String {
         var n = nextSuffix[base, default: 1]
-        while used.contains("\(base)-\(n)") || reserved.contains("\(base)-\(n)") { n += 1 }
-        nextSuffix[base] = n + 1
-        return "\(base)-\(n)"
+        var candidate: String
+        repeat {
+            candidate = base + "-" + String(n)
+            n += 1
+        } while isReserved(candidate) || !used.insert(candidate).inserted
+        nextSuffix[base] = n
+        return candidate
     }
 
     /// Like GitHub: lowercase, spaces to `-`, punctuation other than `-` and `_` dropped.
