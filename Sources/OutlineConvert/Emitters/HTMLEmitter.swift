@@ -121,7 +121,9 @@ private struct Page {
                 html.write("\"" as StaticString)
             }
             if !node.isCollapsed { html.write(" open" as StaticString) }
-            html.write("><summary><span class=\"outline-title outline-level-\(min(level, 6))\">")
+            html.write("><summary><span class=\"outline-title outline-level-" as StaticString)
+            html.append(UInt8(ascii: "0") + UInt8(min(level, 6)))
+            html.write("\">" as StaticString)
             html.write(escaping: node.title)
             html.write("</span><a class=\"outline-permalink\" href=\"#" as StaticString)
             html.write(escaping: node.id)
@@ -133,18 +135,29 @@ private struct Page {
     }
 
     /// `<hN>` up to h6, then `<div role="heading" aria-level="N">`.
-    private func heading(_ title: String, level: Int, id: String?, className: String, into html: inout ByteBuffer) {
-        let tag = level <= 6 ? "h\(level)" : "div"
-        html.write("<\(tag)")
-        if level > 6 { html.write(" role=\"heading\" aria-level=\"\(level)\"") }
+    private func heading(_ title: String, level: Int, id: String?, className: StaticString, into html: inout ByteBuffer) {
+        if level <= 6 {
+            html.write("<h" as StaticString)
+            html.append(UInt8(ascii: "0") + UInt8(level))
+        } else {
+            html.write("<div role=\"heading\" aria-level=\"\(level)\"")
+        }
         if let id {
             html.write(" id=\"" as StaticString)
             html.write(escaping: id)
             html.write("\"" as StaticString)
         }
-        html.write(" class=\"\(className)\">")
+        html.write(" class=\"" as StaticString)
+        html.write(className)
+        html.write("\">" as StaticString)
         html.write(escaping: title)
-        html.write("</\(tag)>\n")
+        if level <= 6 {
+            html.write("</h" as StaticString)
+            html.append(UInt8(ascii: "0") + UInt8(level))
+            html.write(">\n" as StaticString)
+        } else {
+            html.write("</div>\n" as StaticString)
+        }
     }
 }
 

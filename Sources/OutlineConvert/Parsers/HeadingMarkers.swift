@@ -12,9 +12,10 @@ struct HeadingMarkers {
     static let untitled = "Untitled"
 
     init(parts: [CommonMarkDocument.TitlePart]) {
-        // Most titles are one run of text with single spaces and no attributes: use it as is.
-        if parts.count == 1, case .text(let text) = parts[0], Self.isPlain(text) {
-            title = text
+        // Most titles are text and code with single spaces, no raw HTML and no attributes
+        // (which `isPlain` rules out: they end with `}`): use them as they are.
+        if let plain = Self.plainTitle(parts) {
+            title = plain
             return
         }
         // Raw HTML is not part of a plain title; markmap's comments are markers.
@@ -62,6 +63,19 @@ struct HeadingMarkers {
             if key == "visibility" && value == "folded" { collapsed = true; continue }
             self.attributes[key] = value
         }
+    }
+
+    /// The parts joined, when they are only text and code and need no clean-up.
+    private static func plainTitle(_ parts: [CommonMarkDocument.TitlePart]) -> String? {
+        if parts.count == 1, case .text(let text) = parts[0] { return isPlain(text) ? text : nil }
+        var joined = ""
+        for part in parts {
+            switch part {
+            case .text(let text), .code(let text): joined += text
+            case .html, .lineBreak: return nil
+            }
+        }
+        return isPlain(joined) ? joined : nil
     }
 
     /// Text that needs no clean-up: not empty, no tab or line break, no space at either end

@@ -35,7 +35,7 @@ struct IdentifierAssigner {
     private mutating func assign(_ node: inout OutlineNode) {
         let explicit = node.id.isEmpty ? "" : Self.cleaned(node.id)
         if !explicit.isEmpty {
-            if used.insert(explicit).inserted {
+            if take(explicit) {
                 node.id = explicit
             } else {
                 warnings.append(
@@ -45,20 +45,27 @@ struct IdentifierAssigner {
             }
         } else {
             let slug = Self.slug(node.title)
-            node.id = !isReserved(slug) && used.insert(slug).inserted ? slug : unique(slug)
+            node.id = !isReserved(slug) && take(slug) ? slug : unique(slug)
         }
     }
 
     private func isReserved(_ id: String) -> Bool { !reserved.isEmpty && reserved.contains(id) }
+
+    /// Marks `id` used; false if it already was.
+    private mutating func take(_ id: String) -> Bool { used.insert(id).inserted }
 
     /// The first of `base-1`, `base-2`, … that is neither used nor reserved, now used.
     private mutating func unique(_ base: String) -> String {
         var n = nextSuffix[base, default: 1]
         var candidate: String
         repeat {
-            candidate = base + "-" + String(n)
+            candidate = String()
+            candidate.reserveCapacity(base.utf8.count + 8)
+            candidate += base
+            candidate += "-"
+            candidate += String(n)
             n += 1
-        } while isReserved(candidate) || !used.insert(candidate).inserted
+        } while isReserved(candidate) || !take(candidate)
         nextSuffix[base] = n
         return candidate
     }
