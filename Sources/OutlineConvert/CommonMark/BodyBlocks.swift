@@ -19,7 +19,7 @@ enum BodyRendering {
     /// Appends the body's HTML. With `links`, each link and image destination goes through
     /// it first (a docs site); `line` places links when the tree's lines are not the source's.
     static func appendHTML(
-        _ body: String, blocks: BodyBlocks?, unsafe: Bool, links: PageLinks?, line: Int, to html: inout ByteBuffer
+        _ body: BodyStorage, blocks: BodyBlocks?, unsafe: Bool, links: PageLinks?, line: Int, to html: inout ByteBuffer
     ) {
         guard let (document, range, sourceLines) = source(body, blocks) else { return }
         if let links {
@@ -31,36 +31,36 @@ enum BodyRendering {
     }
 
     /// The body as plain text, each non-blank line starting with `indent`.
-    static func plainText(_ body: String, blocks: BodyBlocks?, indent: String = "") -> String {
+    static func plainText(_ body: BodyStorage, blocks: BodyBlocks?, indent: String = "") -> String {
         guard let (document, range, _) = source(body, blocks) else { return "" }
         return document.plainText(ofBlocks: range, indent: indent)
     }
 
-    private static func source(_ body: String, _ blocks: BodyBlocks?) -> (CommonMarkDocument, Range<Int>, Bool)? {
+    private static func source(_ body: BodyStorage, _ blocks: BodyBlocks?) -> (CommonMarkDocument, Range<Int>, Bool)? {
         if let blocks { return (blocks.document, blocks.range, blocks.sourceLines) }
         guard !body.isEmpty else { return nil }
-        let alone = CommonMarkDocument(parsing: body)
+        let alone = CommonMarkDocument(parsing: body.string)
         return (alone, alone.group(0..<alone.blockCount), false)
     }
 }
 
 extension OutlineNode {
     func appendBodyHTML(unsafe: Bool, links: PageLinks?, to html: inout ByteBuffer) {
-        BodyRendering.appendHTML(body, blocks: blocks, unsafe: unsafe, links: links, line: line, to: &html)
+        BodyRendering.appendHTML(bodyStorage, blocks: blocks, unsafe: unsafe, links: links, line: line, to: &html)
     }
 
     func bodyPlainText(indent: String) -> String {
-        BodyRendering.plainText(body, blocks: blocks, indent: indent)
+        BodyRendering.plainText(bodyStorage, blocks: blocks, indent: indent)
     }
 }
 
 extension Outline {
     func appendBodyHTML(unsafe: Bool, links: PageLinks?, to html: inout ByteBuffer) {
-        BodyRendering.appendHTML(body, blocks: blocks, unsafe: unsafe, links: links, line: 0, to: &html)
+        BodyRendering.appendHTML(bodyStorage, blocks: blocks, unsafe: unsafe, links: links, line: 0, to: &html)
     }
 
     func bodyPlainText() -> String {
-        BodyRendering.plainText(body, blocks: blocks)
+        BodyRendering.plainText(bodyStorage, blocks: blocks)
     }
 }
 

@@ -21,7 +21,10 @@ struct JSONEmitter: OutlineWriter {
         json.write("{\n  \"version\": 1,\n" as StaticString)
         let indent = Array("  ".utf8)
         if let title = outline.title { field("title", title, indent: indent, into: &json) }
-        field("body", outline.body, indent: indent, into: &json)
+        json.write(indent)
+        json.write("\"body\": " as StaticString)
+        Self.quote(outline.bodyStorage, into: &json)
+        json.write(",\n" as StaticString)
         if !outline.attributes.isEmpty { attributes(outline.attributes, indent: indent, into: &json) }
         json.write("  \"sections\": " as StaticString)
         var levels: [Level] = []
@@ -77,7 +80,7 @@ struct JSONEmitter: OutlineWriter {
             json.write(level.afterID)
             Self.quote(node.title, into: &json)
             json.write(node.isCollapsed ? level.afterTitle.collapsed : level.afterTitle.expanded)
-            Self.quote(node.body, into: &json)
+            Self.quote(node.bodyStorage, into: &json)
             json.write(",\n" as StaticString)
             if !node.attributes.isEmpty { attributes(node.attributes, indent: level.inner, into: &json) }
             json.write(level.children)
@@ -90,10 +93,10 @@ struct JSONEmitter: OutlineWriter {
     /// About the size of the output, so the buffer is allocated once: each node's text and
     /// its seven lines of indentation.
     private static func estimatedSize(_ outline: Outline) -> Int {
-        var size = outline.body.utf8.count + 4096
+        var size = outline.bodyStorage.count + 4096
         func add(_ nodes: [OutlineNode], indent: Int) {
             for node in nodes {
-                size += 100 + 7 * indent + node.id.utf8.count + node.title.utf8.count + node.body.utf8.count * 9 / 8
+                size += 100 + 7 * indent + node.id.utf8.count + node.title.utf8.count + node.bodyStorage.count * 9 / 8
                 add(node.children, indent: min(indent + 4, maxIndent))
             }
         }
@@ -144,8 +147,20 @@ struct JSONEmitter: OutlineWriter {
 
     static func quote(_ text: String, into json: inout ByteBuffer) {
         var text = text
+        text.withUTF8 { quote($0, into: &json) }
+    }
+
+    /// A body, straight from the source's bytes when it was kept as them.
+    static func quote(_ body: BodyStorage, into json: inout ByteBuffer) {
+        switch body {
+        case .text(let text): quote(text, into: &json)
+        case .source(let bytes): bytes.withUnsafeBufferPointer { quote($0, into: &json) }
+        }
+    }
+
+    private static func quote(_ bytes: UnsafeBufferPointer<UInt8>, into json: inout ByteBuffer) {
         json.write("\"" as StaticString)
-        text.withUTF8 { bytes in
+        do {
             var runStart = 0
             var index = 0
             func flush(upTo end: Int) {

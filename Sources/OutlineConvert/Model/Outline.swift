@@ -4,7 +4,15 @@ public struct Outline: Equatable, Sendable {
     /// The document's title, from front matter, a plist/XML `title` or `--title`.
     public var title: String?
     /// CommonMark text before the first node ("" if none).
-    public var body: String { didSet { blocks = nil } }
+    public var body: String {
+        get { bodyStorage.string }
+        set {
+            bodyStorage = .text(newValue)
+            blocks = nil
+        }
+    }
+    /// The body as kept, as for `OutlineNode.bodyStorage`.
+    var bodyStorage: BodyStorage
     /// The body already parsed, as for `OutlineNode.blocks`.
     var blocks: BodyBlocks?
     /// The top-level nodes, in source order.
@@ -20,7 +28,7 @@ public struct Outline: Equatable, Sendable {
         attributes: [String: String] = [:], collapseDepth: Int? = nil
     ) {
         self.title = title
-        self.body = body
+        self.bodyStorage = .text(body)
         self.nodes = nodes
         self.attributes = attributes
         self.collapseDepth = collapseDepth

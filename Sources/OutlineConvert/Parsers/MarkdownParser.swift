@@ -44,7 +44,7 @@ public struct MarkdownParser: OutlineReader {
         // One pass: each heading ends the body before it, closes the open nodes of its level
         // or deeper, and opens its own.
         var tree = TreeBuilder()
-        var preamble: (body: String, blocks: BodyBlocks)?
+        var preamble: (body: ArraySlice<UInt8>, blocks: BodyBlocks)?
         var bodyStart = (line: frontMatter.lineCount + 1, block: 0)
         func endBody(beforeLine line: Int, block: Int) {
             let body = source.text(from: bodyStart.line, through: line - 1)
@@ -73,9 +73,12 @@ public struct MarkdownParser: OutlineReader {
         endBody(beforeLine: source.count + 1, block: document.blockCount)
 
         var outline = Outline(
-            title: frontMatter.title, body: preamble?.body ?? "", nodes: tree.finish(), attributes: frontMatter.attributes,
+            title: frontMatter.title, nodes: tree.finish(), attributes: frontMatter.attributes,
             collapseDepth: frontMatter.collapseDepth)
-        outline.blocks = preamble?.blocks
+        if let preamble {
+            outline.bodyStorage = .source(preamble.body)
+            outline.blocks = preamble.blocks
+        }
         return ParsedDocument(outline: outline)
     }
 }
@@ -94,9 +97,9 @@ private struct TreeBuilder {
     }
 
     /// Sets the body of the node opened last.
-    mutating func setBodyOfLast(_ body: String, blocks: BodyBlocks) {
+    mutating func setBodyOfLast(_ body: ArraySlice<UInt8>, blocks: BodyBlocks) {
         guard !stack.isEmpty else { return }
-        stack[stack.count - 1].node.body = body
+        stack[stack.count - 1].node.bodyStorage = .source(body)
         stack[stack.count - 1].node.blocks = blocks
     }
 
@@ -161,13 +164,13 @@ private struct Lines {
     }
 
     /// Lines `from...through` joined with LF, without leading and trailing blank lines.
-    func text(from: Int, through: Int) -> String {
+    func text(from: Int, through: Int) -> ArraySlice<UInt8> {
         var low = max(from, 1)
         var high = min(through, count)
         while low <= high, isBlank(low) { low += 1 }
         while high >= low, isBlank(high) { high -= 1 }
-        guard low <= high else { return "" }
-        return String(decoding: bytes[starts[low - 1]..<line(high).endIndex], as: UTF8.self)
+        guard low <= high else { return [] }
+        return bytes[starts[low - 1]..<line(high).endIndex]
     }
 
     private func isBlank(_ number: Int) -> Bool {
