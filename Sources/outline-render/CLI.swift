@@ -99,7 +99,11 @@ struct CLI {
         do {
             let converter = Converter(options: options)
             let bytes = try input == "-" ? converter.loadStandardInput() : converter.load(input)
-            let conversion = try beforeExit ? converter.convertBeforeExit(bytes, file: name) : converter.convert(bytes, file: name)
+            if beforeExit && !parsed.check {
+                return try stream(
+                    bytes, name: name, to: output, converter: converter, reporter: reporter, temporaries: temporaries, protected: protected)
+            }
+            let conversion = try converter.convert(bytes, file: name)
             conversion.warnings.forEach(reporter.warning)
             let strictFailure: Int32 = reporter.promoted > 0 ? 1 : 0  // --strict: the output is still written
             guard let output else {
@@ -118,6 +122,30 @@ struct CLI {
         } catch {
             return 1
         }
+    }
+
+    /// One file converted right before the process exits: its output goes to standard output
+    /// or its file as it is made, never held whole (`-o` through a temporary file renamed
+    /// once complete, and not at all when the file already holds exactly that).
+    private func stream(
+        _ bytes: [UInt8], name: String, to output: String?, converter: Converter, reporter: Reporter,
+        temporaries: TemporaryFiles, protected: Set<FileIdentity>
+    ) throws -> Int32 {
+        var warnings: [Diagnostic] = []
+        if let output {
+            TemporaryFiles.removeStale(nextTo: output)
+            let written = try Files.write(to: output, temporaries: temporaries, protected: protected) { sink in
+                warnings = try converter.convertBeforeExit(bytes, file: name) { sink }.warnings
+            }
+            warnings.forEach(reporter.warning)
+            reporter.outcome(written == .written ? .written : .unchanged, input: name, output: output)
+        } else {
+            let sink = OutputSink(descriptor: STDOUT_FILENO, name: "<stdout>")
+            warnings = try converter.convertBeforeExit(bytes, file: name) { sink }.warnings
+            if let error = sink.error { throw error }
+            warnings.forEach(reporter.warning)
+        }
+        return reporter.promoted > 0 ? 1 : 0  // --strict: the output is still written
     }
 
     // MARK: - Watch

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import OutlineConvert
+
 /// SPEC §6: the command line, run as a user runs it.
 @Suite struct CommandLineTests {
     @Test func convertsAFileToStdoutAndInfersTheOutputFormat() throws {
@@ -140,6 +142,39 @@ import Testing
         #expect(try Support.tool(input, "-o", out, "--check").status == 0)
         let stale = try Support.tool(input, "-o", out, "--check", "--collapse-all")
         #expect(stale.status == 1 && stale.stderr.contains("stale"))
+    }
+
+    /// One file is written as it is made, a chunk (1 MiB) at a time: the bytes must be those
+    /// the library returns whole, on standard output and in a file, and a file that already
+    /// holds them is left alone (its modification time kept).
+    @Test func largeOutputsAreStreamedWithTheSameBytes() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { Support.remove(dir) }
+        let markdown = (0..<19_000).map { "# Section \($0) & <more>\n\nText of section \($0), with *emphasis*.\n\n" }.joined()
+        let input = dir.appending(path: "big.md")
+        try Support.write(markdown, to: input)
+        for format in [OutputFormat.html, .json, .text, .markdown] {
+            var options = ConversionOptions()
+            options.to = format
+            let whole = try Converter(options: options).convert(Array(markdown.utf8), file: input.path).bytes
+            #expect(whole.count > 1 << 20, "\(format): the output spans more than one chunk")
+            let stdout = try Support.tool(input.path, "--to", "\(format)")
+            #expect(stdout.status == 0 && Array(stdout.stdout.utf8) == whole, "\(format) on standard output")
+            let output = dir.appending(path: "out.\(format)")
+            #expect(try Support.tool(input.path, "--to", "\(format)", "-o", output.path).status == 0)
+            #expect(try Array(Data(contentsOf: output)) == whole, "\(format) in a file")
+        }
+        // Written again unchanged: the file is not replaced. Changed: it is.
+        let output = dir.appending(path: "out.html")
+        let old = Date(timeIntervalSince1970: 1_000_000_000)
+        try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: output.path)
+        #expect(try Support.tool(input.path, "-o", output.path).status == 0)
+        #expect(try FileManager.default.attributesOfItem(atPath: output.path)[.modificationDate] as? Date == old)
+        try Support.write(markdown + "# One more\n", to: input)
+        #expect(try Support.tool(input.path, "-o", output.path).status == 0)
+        #expect(try FileManager.default.attributesOfItem(atPath: output.path)[.modificationDate] as? Date != old)
+        #expect(try Support.read(output).contains("One more"))
+        #expect(Support.listing(dir).count == 5, "no temporary file is left: \(Support.listing(dir))")
     }
 }
 

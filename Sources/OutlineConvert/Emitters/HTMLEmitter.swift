@@ -39,7 +39,7 @@ struct HTMLEmitter: OutlineWriter {
     func write(_ outline: Outline, context: WriteContext) -> (bytes: [UInt8], warnings: [Diagnostic]) {
         let page = Page(options: context.options.html, links: context.site?.links, indexLink: context.site?.indexLink)
         let warnings = context.options.html.accordion ? Self.accordionWarnings(outline.nodes, file: context.file) : []
-        return (page.render(outline, pageTitle: context.pageTitle, sizeHint: context.inputSize), warnings)
+        return (page.render(outline, pageTitle: context.pageTitle, sizeHint: context.inputSize, sink: context.sink), warnings)
     }
 
     /// A browser opens only the first of several `open` members of a `<details name>` group.
@@ -65,8 +65,8 @@ private struct Page {
 
     /// The whole page, or only the outline markup with `fragment` (the table of contents,
     /// when there is one, first, as an element of its own).
-    func render(_ outline: Outline, pageTitle: String, sizeHint: Int = 0) -> [UInt8] {
-        var html = ByteBuffer(capacity: Self.estimatedSize(outline, sourceSize: sizeHint))
+    func render(_ outline: Outline, pageTitle: String, sizeHint: Int = 0, sink: OutputSink? = nil) -> [UInt8] {
+        var html = ByteBuffer(capacity: sink == nil ? Self.estimatedSize(outline, sourceSize: sizeHint) : 0, sink: sink)
         let toc = options.toc || outline.attributes["toc"]?.lowercased() == "true"
         if options.fragment {
             if toc { TableOfContents.write(outline, into: &html) }

@@ -13,11 +13,11 @@ struct JSONEmitter: OutlineWriter {
     static let maxIndent = 2 + 16 * 4
 
     func write(_ outline: Outline, context: WriteContext) -> (bytes: [UInt8], warnings: [Diagnostic]) {
-        (render(outline), [])
+        (render(outline, sink: context.sink), [])
     }
 
-    func render(_ outline: Outline) -> [UInt8] {
-        var json = ByteBuffer(capacity: Self.estimatedSize(outline))
+    func render(_ outline: Outline, sink: OutputSink? = nil) -> [UInt8] {
+        var json = ByteBuffer(capacity: sink == nil ? Self.estimatedSize(outline) : 0, sink: sink)
         json.write("{\n  \"version\": 1,\n" as StaticString)
         let indent = Array("  ".utf8)
         if let title = outline.title { field("title", title, indent: indent, into: &json) }

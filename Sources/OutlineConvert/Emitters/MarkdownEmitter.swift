@@ -17,7 +17,7 @@ struct MarkdownEmitter: OutlineWriter {
     private static let markerClasses: Set<String> = ["collapsed", "folded", "expanded", "open"]
 
     func write(_ outline: Outline, context: WriteContext) -> (bytes: [UInt8], warnings: [Diagnostic]) {
-        var markdown = ByteBuffer(capacity: context.inputSize + 4096)
+        var markdown = ByteBuffer(capacity: context.inputSize + 4096, sink: context.sink)
         var warnings = WriterWarnings(file: context.file, format: "Markdown")
         var frontMatter: [String] = []
         if let title = outline.title { frontMatter.append("title: " + Self.yamlQuoted(title)) }

@@ -13,7 +13,7 @@ struct OPMLEmitter: OutlineWriter {
     private static let reservedNode: Set<String> = ["text", "id", "_note"]
 
     func write(_ outline: Outline, context: WriteContext) -> (bytes: [UInt8], warnings: [Diagnostic]) {
-        var xml = ByteBuffer(capacity: context.inputSize * 2 + 4096)
+        var xml = ByteBuffer(capacity: context.inputSize * 2 + 4096, sink: context.sink)
         var warnings = WriterWarnings(file: context.file, format: "OPML")
         var replaced = false
         xml.write("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<opml version=\"2.0\">\n  <head>\n" as StaticString)

@@ -8,7 +8,7 @@ struct PlistEmitter: OutlineWriter {
     let extensions = ["plist"]
 
     func write(_ outline: Outline, context: WriteContext) -> (bytes: [UInt8], warnings: [Diagnostic]) {
-        var plist = Writer(bytes: ByteBuffer(capacity: context.inputSize * 2 + 4096))
+        var plist = Writer(bytes: ByteBuffer(capacity: context.inputSize * 2 + 4096, sink: context.sink))
         plist.bytes.write(
             """
             <?xml version="1.0" encoding="UTF-8"?>

@@ -10,11 +10,11 @@ struct TextEmitter: OutlineWriter {
     let optionNames = ["--ascii"]
 
     func write(_ outline: Outline, context: WriteContext) -> (bytes: [UInt8], warnings: [Diagnostic]) {
-        (render(outline, ascii: context.options.ascii, sizeHint: context.inputSize), [])
+        (render(outline, ascii: context.options.ascii, sizeHint: context.inputSize, sink: context.sink), [])
     }
 
-    func render(_ outline: Outline, ascii: Bool, sizeHint: Int = 0) -> [UInt8] {
-        var text = ByteBuffer(capacity: sizeHint + 4096)
+    func render(_ outline: Outline, ascii: Bool, sizeHint: Int = 0, sink: OutputSink? = nil) -> [UInt8] {
+        var text = ByteBuffer(capacity: sizeHint + 4096, sink: sink)
         if let title = outline.title { text.write(Self.oneLine(title) + "\n\n") }
         let preamble = outline.bodyPlainText()
         if !preamble.isEmpty { text.write(preamble + "\n\n") }

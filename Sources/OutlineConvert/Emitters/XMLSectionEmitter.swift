@@ -10,7 +10,7 @@ struct XMLSectionEmitter: OutlineWriter {
     private static let reserved: Set<String> = ["title", "id", "collapsed"]
 
     func write(_ outline: Outline, context: WriteContext) -> (bytes: [UInt8], warnings: [Diagnostic]) {
-        var xml = ByteBuffer(capacity: context.inputSize * 2 + 4096)
+        var xml = ByteBuffer(capacity: context.inputSize * 2 + 4096, sink: context.sink)
         var warnings = WriterWarnings(file: context.file, format: "XML")
         xml.write("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<outline" as StaticString)
         var replaced = false

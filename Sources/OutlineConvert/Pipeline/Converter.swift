@@ -82,11 +82,18 @@ public struct Converter: Sendable {
     /// left to the operating system at exit instead of being freed node by node (a twelfth of
     /// a one-file run on a large document; compilers do the same). Anything that goes on
     /// running, a batch or a watch, uses `convert`.
-    public func convertBeforeExit(_ bytes: consuming [UInt8], file: String) throws -> Conversion {
+    ///
+    /// With `streamingTo`, the output goes to the sink it gives as it is written, a chunk at
+    /// a time, and the conversion's `bytes` are empty: an output of hundreds of megabytes is
+    /// never held whole. The sink is asked for only once the input has been read without
+    /// error, so a bad input leaves nothing behind.
+    public func convertBeforeExit(
+        _ bytes: consuming [UInt8], file: String, streamingTo sink: (() throws -> OutputSink)? = nil
+    ) throws -> Conversion {
         let inputSize = bytes.count
         let document = try read(bytes, file: file)
         _ = Unmanaged.passRetained(LeftToExit(document))
-        return emit(document, file: file, inputSize: inputSize, site: nil)
+        return emit(document, file: file, inputSize: inputSize, site: nil, sink: try sink?())
     }
 
     /// A parsed document never freed (see `convertBeforeExit`).
@@ -111,12 +118,13 @@ public struct Converter: Sendable {
 
     /// The writer's output for a resolved outline, with the page's facts in a docs site; the
     /// document's warnings come first.
-    private func emit(_ document: ParsedDocument, file: String, inputSize: Int, site: PageSite?) -> Conversion {
+    private func emit(_ document: ParsedDocument, file: String, inputSize: Int, site: PageSite?, sink: OutputSink? = nil) -> Conversion {
         var outline = document.outline
         if options.to.writer.rendersBodies { outline.parseBodiesTogether(maxInputSize: options.maxInputSize) }
         let title = pageTitle(outline, file: file)
         var context = WriteContext(options: options, file: file, pageTitle: title, inputSize: inputSize)
         context.site = site
+        context.sink = sink
         let (output, warnings) = options.to.writer.write(outline, context: context)
         var facts: PageFacts?
         if let site {

@@ -127,13 +127,58 @@ public enum Files {
         if exists, (try? read(path, limit: Int(info.st_size))) == content {
             return .unchanged
         }
+        return try replace(path, mode: exists ? info.st_mode & 0o7777 : 0o644, temporaries: temporaries) { descriptor, _ in
+            try writeAll(content, to: descriptor, path: path)
+            return false
+        }
+    }
+
+    /// `write`, with the content written by `produce` to a sink as it is made, so that it is
+    /// never held whole: into a temporary file, renamed over `path` once complete unless
+    /// `path` already held exactly that. A failed write throws (the sink's error).
+    public static func write(
+        to path: String, temporaries: TemporaryFiles, protected: Set<FileIdentity> = [], streaming produce: (OutputSink) throws -> Void
+    ) throws -> Outcome {
+        var info = stat()
+        let exists = stat(path, &info) == 0
+        if exists && protected.contains(FileIdentity(info)) {
+            throw ConversionError.io(path: path, "is an input of this run; it is never overwritten")
+        }
+        func stream(to descriptor: Int32) throws -> Int {
+            let sink = OutputSink(descriptor: descriptor, name: path)
+            try produce(sink)
+            if let error = sink.error { throw error }
+            return sink.count
+        }
+        if exists && (info.st_mode & S_IFMT) != S_IFREG {
+            let descriptor = open(path, O_WRONLY | O_TRUNC)
+            guard descriptor >= 0 else { throw failure(path) }
+            defer { close(descriptor) }
+            _ = try stream(to: descriptor)
+            return .written
+        }
+        return try replace(path, mode: exists ? info.st_mode & 0o7777 : 0o644, temporaries: temporaries) { descriptor, temporary in
+            let count = try stream(to: descriptor)
+            return exists && count == Int(info.st_size) && sameContent(path, temporary)
+        }
+    }
+
+    /// Writes a new `path` through a temporary file that `fill` writes (given its descriptor
+    /// and name); `fill` returns true when the file already at `path` is to be kept instead.
+    private static func replace(
+        _ path: String, mode: mode_t, temporaries: TemporaryFiles, fill: (Int32, String) throws -> Bool
+    ) throws -> Outcome {
         let (descriptor, temporary) = try temporaries.create(for: path)
         var open = true
         do {
-            try writeAll(content, to: descriptor, path: path)
-            fchmod(descriptor, exists ? info.st_mode & 0o7777 : 0o644)
+            let keep = try fill(descriptor, temporary)
+            fchmod(descriptor, mode)
             open = false  // (closed even when close fails: the descriptor is not to be closed twice)
             guard close(descriptor) == 0 else { throw failure(path) }
+            if keep {
+                temporaries.remove(temporary)
+                return .unchanged
+            }
             guard rename(temporary, path) == 0 else { throw failure(path) }
         } catch {
             if open { close(descriptor) }
@@ -142,6 +187,27 @@ public enum Files {
         }
         temporaries.forget(temporary)
         return .written
+    }
+
+    /// Whether two files hold the same bytes (read a chunk at a time); false if either
+    /// cannot be read.
+    private static func sameContent(_ first: String, _ second: String) -> Bool {
+        let a = open(first, O_RDONLY | O_CLOEXEC)
+        let b = open(second, O_RDONLY | O_CLOEXEC)
+        defer {
+            if a >= 0 { close(a) }
+            if b >= 0 { close(b) }
+        }
+        guard a >= 0, b >= 0 else { return false }
+        let chunk = 1 << 20
+        while true {
+            var statusA = ReadStatus.filled
+            var statusB = ReadStatus.filled
+            let left = [UInt8](unsafeUninitializedCapacity: chunk) { buffer, filled in statusA = fill(&buffer, from: a, filled: &filled) }
+            let right = [UInt8](unsafeUninitializedCapacity: chunk) { buffer, filled in statusB = fill(&buffer, from: b, filled: &filled) }
+            guard statusA != .failed, statusB != .failed, left == right else { return false }
+            if statusA == .endOfFile || left.count < chunk { return statusB == .endOfFile || right.count < chunk }
+        }
     }
 
     /// Writes `content` to standard output; a failed write (a full disk, a closed pipe) throws.
@@ -156,7 +222,7 @@ public enum Files {
         try writeAll(content, to: descriptor, path: path)
     }
 
-    private static func writeAll(_ content: [UInt8], to descriptor: Int32, path: String) throws {
+    static func writeAll(_ content: [UInt8], to descriptor: Int32, path: String) throws {
         try content.withUnsafeBytes { buffer in
             guard let base = buffer.baseAddress else { return }
             var offset = 0

@@ -34,6 +34,8 @@ struct WriteContext {
     let inputSize: Int
     /// When the page is part of a docs site: its links and its index.
     var site: PageSite? = nil
+    /// Where the output goes as it is written, instead of being returned whole.
+    var sink: OutputSink? = nil
 }
 
 /// What a page of a docs site needs besides its outline (SPEC §6.1).
