@@ -31,8 +31,8 @@ enum BodyRendering {
     }
 
     /// The body as plain text, each non-blank line starting with `indent`.
-    static func plainText(_ body: BodyStorage, blocks: BodyBlocks?, indent: String = "") -> String {
-        guard let (document, range, _) = source(body, blocks) else { return "" }
+    static func plainText(_ body: BodyStorage, blocks: BodyBlocks?, indent: String = "") -> [UInt8] {
+        guard let (document, range, _) = source(body, blocks) else { return [] }
         return document.plainText(ofBlocks: range, indent: indent)
     }
 
@@ -49,7 +49,7 @@ extension OutlineNode {
         BodyRendering.appendHTML(bodyStorage, blocks: blocks, unsafe: unsafe, links: links, line: line, to: &html)
     }
 
-    func bodyPlainText(indent: String) -> String {
+    func bodyPlainText(indent: String) -> [UInt8] {
         BodyRendering.plainText(bodyStorage, blocks: blocks, indent: indent)
     }
 }
@@ -59,7 +59,7 @@ extension Outline {
         BodyRendering.appendHTML(bodyStorage, blocks: blocks, unsafe: unsafe, links: links, line: 0, to: &html)
     }
 
-    func bodyPlainText() -> String {
+    func bodyPlainText() -> [UInt8] {
         BodyRendering.plainText(bodyStorage, blocks: blocks)
     }
 }

@@ -156,7 +156,7 @@ final class CommonMarkDocument {
     /// Plain text of the blocks in `range`, every non-blank line starting with `indent`: no
     /// Markdown syntax; lists keep a bullet or number, block quotes and list items are
     /// indented, code keeps its lines, raw HTML is dropped.
-    func plainText(ofBlocks range: Range<Int>, indent: String) -> String {
+    func plainText(ofBlocks range: Range<Int>, indent: String) -> [UInt8] {
         var writer = PlainTextWriter(indent: indent)
         for case let node? in blockNodes[range] { writer.write(node) }
         return writer.finish()
@@ -208,8 +208,9 @@ private struct UnownedTree: @unchecked Sendable {
 /// Blocks are separated by a blank line, except inside tight lists.
 private struct PlainTextWriter {
     private struct Container {
-        var first: String
-        var rest: String
+        /// The prefix of the container's first line, and of its other lines.
+        var first: [UInt8]
+        var rest: [UInt8]
         var firstLinePending = true
         /// For list items: the list is tight, and the item's position in it.
         var item: (tight: Bool, index: Int)?
@@ -223,7 +224,9 @@ private struct PlainTextWriter {
     }
 
     private static let maxIndentDepth = 16
-    private let indent: String
+    private static let bullet = Array("• ".utf8)
+    private static let bulletRest: [UInt8] = [32, 32]
+    private let indent: [UInt8]
     private var output: [UInt8] = []
     private var containers: [Container] = []
     private var lists: [List] = []
@@ -231,21 +234,21 @@ private struct PlainTextWriter {
     /// The text of the paragraph or heading being read.
     private var inline: [UInt8] = []
 
-    init(indent: String) { self.indent = indent }
+    init(indent: String) { self.indent = Array(indent.utf8) }
 
     mutating func write(_ node: OpaquePointer) {
         CommonMarkDocument.walk(node) { node, entering in handle(node, entering: entering) }
     }
 
-    mutating func finish() -> String {
+    mutating func finish() -> [UInt8] {
         while output.last == 10 { output.removeLast() }
-        return String(decoding: output, as: UTF8.self)
+        return output
     }
 
     private mutating func handle(_ node: OpaquePointer, entering: Bool) {
         switch cmark_node_get_type(node) {
         case CMARK_NODE_BLOCK_QUOTE:
-            if entering { containers.append(Container(first: "  ", rest: "  ")) } else { containers.removeLast() }
+            if entering { containers.append(Container(first: [32, 32], rest: [32, 32])) } else { containers.removeLast() }
         case CMARK_NODE_LIST:
             if entering {
                 lists.append(
@@ -263,10 +266,10 @@ private struct PlainTextWriter {
                 return
             }
             guard var list = lists.popLast() else { return }
-            let marker = list.ordered ? "\(list.next). " : "• "
-            containers.append(
-                Container(
-                    first: marker, rest: String(repeating: " ", count: marker.count), item: (list.tight, list.count)))
+            let first = list.ordered ? Array("\(list.next). ".utf8) : Self.bullet
+            // The rest of the item's lines line up with the text after its marker.
+            let rest = list.ordered ? Array(repeating: 32, count: first.count) : Self.bulletRest
+            containers.append(Container(first: first, rest: rest, item: (list.tight, list.count)))
             list.next += 1
             list.count += 1
             lists.append(list)
@@ -311,9 +314,10 @@ private struct PlainTextWriter {
         if needsBlankLine { output.append(10) }
         wroteBlock = true
         text.withUnsafeBufferPointer { bytes in
+            guard let base = bytes.baseAddress else { return emitLine(bytes) }
             var start = 0
             while true {
-                let end = bytes[start...].firstIndex(of: 10) ?? bytes.count
+                let end = memchr(base + start, 10, bytes.count - start).map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? bytes.count
                 emitLine(UnsafeBufferPointer(rebasing: bytes[start..<end]))
                 guard end < bytes.count else { return }
                 start = end + 1
@@ -324,13 +328,13 @@ private struct PlainTextWriter {
     /// One line of a block (no line break in it), after the indent and container markers.
     private mutating func emitLine(_ line: UnsafeBufferPointer<UInt8>) {
         let lineStart = output.count
-        output.append(contentsOf: indent.utf8)
+        output.append(contentsOf: indent)
         var onlySpaces = true
         for index in containers.indices {
             if index < Self.maxIndentDepth {
                 let piece = containers[index].firstLinePending ? containers[index].first : containers[index].rest
-                output.append(contentsOf: piece.utf8)
-                onlySpaces = onlySpaces && piece.utf8.allSatisfy { $0 == 32 }
+                output.append(contentsOf: piece)
+                onlySpaces = onlySpaces && piece.allSatisfy { $0 == 32 }
             }
             containers[index].firstLinePending = false
         }

@@ -17,7 +17,10 @@ struct TextEmitter: OutlineWriter {
         var text = ByteBuffer(capacity: sizeHint + 4096, sink: sink)
         if let title = outline.title { text.write(Self.oneLine(title) + "\n\n") }
         let preamble = outline.bodyPlainText()
-        if !preamble.isEmpty { text.write(preamble + "\n\n") }
+        if !preamble.isEmpty {
+            text.write(preamble)
+            text.write("\n\n" as StaticString)
+        }
         write(outline.nodes, ascii: ascii, indent: "", into: &text)
         return text.finish()
     }
