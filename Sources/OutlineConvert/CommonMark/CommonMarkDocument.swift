@@ -317,7 +317,8 @@ private struct PlainTextWriter {
             guard let base = bytes.baseAddress else { return emitLine(bytes) }
             var start = 0
             while true {
-                let end = memchr(base + start, 10, bytes.count - start).map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? bytes.count
+                var end = bytes.count
+                if let found = memchr(base + start, 10, bytes.count - start) { end = base.distance(to: found.assumingMemoryBound(to: UInt8.self)) }
                 emitLine(UnsafeBufferPointer(rebasing: bytes[start..<end]))
                 guard end < bytes.count else { return }
                 start = end + 1
