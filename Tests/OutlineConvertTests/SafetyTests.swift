@@ -75,6 +75,27 @@ import Testing
 
     // MARK: - Only regular files, and no more than the limit
 
+    /// Folders of thousands of entries fill `readdir`'s buffer to its end; a name must be read
+    /// up to its NUL, not as the entry's whole 256-byte array (AddressSanitizer, which runs
+    /// this suite, stopped the tool on it: a read past the buffer).
+    @Test func foldersOfThousandsOfEntriesAreReadWithinTheirBuffer() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { Support.remove(dir) }
+        for folder in ["in", "many"] {
+            let url = dir.appending(path: folder)
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            for index in 0..<2_000 {
+                FileManager.default.createFile(atPath: url.appending(path: "f\(index).dat").path, contents: nil)
+            }
+        }
+        try Support.write("# A\n", to: dir.appending(path: "in/a.md"))
+        let batch = try Support.tool("in", "-o", "out", cwd: dir)
+        #expect(batch.status == 0 && Support.outputs(dir.appending(path: "out")) == ["a.html"], "\(batch.stderr)")
+        // One file: stale temporary files are looked for in the output's folder.
+        let one = try Support.tool("in/a.md", "-o", "many/a.html", cwd: dir)
+        #expect(one.status == 0 && FileManager.default.fileExists(atPath: dir.appending(path: "many/a.html").path), "\(one.stderr)")
+    }
+
     @Test func devicesAndFIFOsInAFolderAreSkippedAndNamedOnesRefused() throws {
         let dir = try Support.temporaryDirectory()
         defer { Support.remove(dir) }

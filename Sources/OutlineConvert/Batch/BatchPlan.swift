@@ -218,7 +218,7 @@ private struct TreeWalker {
         var names: [[UInt8]] = []
         errno = 0
         while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+            let name = Files.name(of: entry)
             if name != [46] && name != [46, 46] { names.append(name) }
         }
         guard errno == 0 else {

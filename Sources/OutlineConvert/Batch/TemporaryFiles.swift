@@ -90,9 +90,7 @@ public final class TemporaryFiles: @unchecked Sendable {
         defer { closedir(stream) }
         var removed = 0
         while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
+            let name = String(decoding: Files.name(of: entry), as: UTF8.self)
             guard name.hasPrefix(prefix), name.hasSuffix(suffix) else { continue }
             // `.<name>.<pid>-<random>.outline-render-tmp`
             let stem = name.dropLast(suffix.count)

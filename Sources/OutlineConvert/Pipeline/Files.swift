@@ -210,6 +210,15 @@ public enum Files {
         }
     }
 
+    /// A directory entry's name, up to its NUL. (Not `entry.pointee.d_name`: that copies the
+    /// whole entry, 256 bytes of name, and an entry is only as long as its name, so reading
+    /// the last of `readdir`'s buffer that way runs past its end.)
+    static func name(of entry: UnsafeMutablePointer<dirent>) -> [UInt8] {
+        guard let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name) else { return [] }
+        let name = UnsafeRawPointer(entry).advanced(by: offset).assumingMemoryBound(to: CChar.self)
+        return Array(UnsafeRawBufferPointer(start: name, count: strlen(name)))
+    }
+
     /// Writes `content` to standard output; a failed write (a full disk, a closed pipe) throws.
     public static func writeToStandardOutput(_ content: [UInt8]) throws {
         try writeAll(content, to: STDOUT_FILENO, path: "<stdout>")
