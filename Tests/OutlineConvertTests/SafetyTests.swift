@@ -270,6 +270,16 @@ import Testing
         #expect(result.stderr.contains("error: cannot write: No space left on device"))
         #expect(Support.listing(small).allSatisfy { !$0.contains(TemporaryFiles.suffix) })
         #expect(Support.listing(dir.appending(path: "in")).count == 4)
+        // One file is streamed to its temporary file: the disk fills midway, and the output
+        // that was there is kept.
+        try FileManager.default.removeItem(at: small.appending(path: "out"))
+        let big = String(repeating: page, count: 3)
+        try Support.write(big, to: dir.appending(path: "big.md"))
+        try Support.write("old\n", to: small.appending(path: "big.html"))
+        let one = try Support.tool("big.md", "-o", "small/big.html", cwd: dir)
+        #expect(one.status == 1 && one.stderr.contains("error: cannot write: No space left on device"), "\(one.stderr)")
+        #expect(try Support.read(small.appending(path: "big.html")) == "old\n")
+        #expect(Support.listing(small) == ["big.html"])
     }
 
     @Test func tenThousandFilesInterruptedAtRandomThenRerunEqualACleanRun() throws {
