@@ -115,19 +115,15 @@ public enum Files {
     public static func write(
         _ content: [UInt8], to path: String, temporaries: TemporaryFiles, protected: Set<FileIdentity> = []
     ) throws -> Outcome {
-        var info = stat()
-        let exists = stat(path, &info) == 0
-        if exists && protected.contains(FileIdentity(info)) {
-            throw ConversionError.io(path: path, "is an input of this run; it is never overwritten")
-        }
-        if exists && (info.st_mode & S_IFMT) != S_IFREG {
-            try writeInPlace(content, to: path)
+        let existing = try existingOutput(path, protected: protected)
+        if let existing, (existing.st_mode & S_IFMT) != S_IFREG {
+            try writeInPlace(path) { try writeAll(content, to: $0, path: path) }
             return .written
         }
-        if exists, (try? read(path, limit: Int(info.st_size))) == content {
+        if let existing, (try? read(path, limit: Int(existing.st_size))) == content {
             return .unchanged
         }
-        return try replace(path, mode: exists ? info.st_mode & 0o7777 : 0o644, temporaries: temporaries) { descriptor, _ in
+        return try replace(path, mode: existing.map { $0.st_mode & 0o7777 } ?? 0o644, temporaries: temporaries) { descriptor, _ in
             try writeAll(content, to: descriptor, path: path)
             return false
         }
@@ -139,28 +135,32 @@ public enum Files {
     public static func write(
         to path: String, temporaries: TemporaryFiles, protected: Set<FileIdentity> = [], streaming produce: (OutputSink) throws -> Void
     ) throws -> Outcome {
-        var info = stat()
-        let exists = stat(path, &info) == 0
-        if exists && protected.contains(FileIdentity(info)) {
-            throw ConversionError.io(path: path, "is an input of this run; it is never overwritten")
-        }
+        let existing = try existingOutput(path, protected: protected)
         func stream(to descriptor: Int32) throws -> Int {
             let sink = OutputSink(descriptor: descriptor, name: path)
             try produce(sink)
             if let error = sink.error { throw error }
             return sink.count
         }
-        if exists && (info.st_mode & S_IFMT) != S_IFREG {
-            let descriptor = open(path, O_WRONLY | O_TRUNC)
-            guard descriptor >= 0 else { throw failure(path) }
-            defer { close(descriptor) }
-            _ = try stream(to: descriptor)
+        if let existing, (existing.st_mode & S_IFMT) != S_IFREG {
+            try writeInPlace(path) { _ = try stream(to: $0) }
             return .written
         }
-        return try replace(path, mode: exists ? info.st_mode & 0o7777 : 0o644, temporaries: temporaries) { descriptor, temporary in
+        return try replace(path, mode: existing.map { $0.st_mode & 0o7777 } ?? 0o644, temporaries: temporaries) { descriptor, temporary in
             let count = try stream(to: descriptor)
-            return exists && count == Int(info.st_size) && sameContent(path, temporary)
+            return existing.map { count == Int($0.st_size) && sameContent(path, temporary) } ?? false
         }
+    }
+
+    /// The status of what is at `path` already, nil if nothing; an input of the run (by
+    /// identity, whatever name leads to it) is refused.
+    private static func existingOutput(_ path: String, protected: Set<FileIdentity>) throws -> stat? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        if protected.contains(FileIdentity(info)) {
+            throw ConversionError.io(path: path, "is an input of this run; it is never overwritten")
+        }
+        return info
     }
 
     /// Writes a new `path` through a temporary file that `fill` writes (given its descriptor
@@ -224,11 +224,12 @@ public enum Files {
         try writeAll(content, to: STDOUT_FILENO, path: "<stdout>")
     }
 
-    private static func writeInPlace(_ content: [UInt8], to path: String) throws {
+    /// Writes what is not a regular file (a device, a pipe) in place, through `fill`.
+    private static func writeInPlace(_ path: String, _ fill: (Int32) throws -> Void) throws {
         let descriptor = open(path, O_WRONLY | O_TRUNC)
         guard descriptor >= 0 else { throw failure(path) }
         defer { close(descriptor) }
-        try writeAll(content, to: descriptor, path: path)
+        try fill(descriptor)
     }
 
     static func writeAll(_ content: [UInt8], to descriptor: Int32, path: String) throws {
