@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import OutlineConvert
 
 /// The parsed command line.
@@ -134,7 +134,7 @@ struct Arguments {
             }
         }
         if inputs.isEmpty && undecodableInputs.isEmpty { inputs = ["-"] }
-        if !toWasGiven, let output, let format = OutputFormat(pathExtension: (output as NSString).pathExtension) {
+        if !toWasGiven, let output, let format = OutputFormat(pathExtension: Path.fileExtension(output)) {
             conversion.to = format
         }
     }
@@ -178,14 +178,14 @@ struct Arguments {
     /// placeholder (`path`), if it takes one. The completion scripts and the man page test
     /// read the options from here, so they cannot drift from `--help`.
     static var options: [(names: [String], value: String?)] {
-        help.split(separator: "\n").compactMap { line -> ([String], String?)? in
+        help.split(whereSeparator: { $0 == "\n" }).compactMap { line -> ([String], String?)? in
             guard line.hasPrefix("  -") else { return nil }
             let words = line.dropFirst(2).split(separator: " ")
             var names: [String] = []
             var value: String?
             for word in words {
                 if word.hasPrefix("-") && value == nil {
-                    names.append(String(word.trimmingCharacters(in: CharacterSet(charactersIn: ","))))
+                    names.append(String(word.filter { $0 != "," }))
                 } else if word.hasPrefix("<"), word.hasSuffix(">"), value == nil {
                     value = String(word.dropFirst().dropLast())
                 } else {

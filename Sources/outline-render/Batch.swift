@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import OutlineConvert
 
 /// A batch from the command line: plans the jobs, runs them in parallel, reports each
@@ -46,10 +46,10 @@ struct Batch {
             : BuildRecord.cacheFile(outputDirectory: outputDirectory, cacheDirectory: parsed.cacheDirectory).map { BuildRecord(path: $0, key: key) }
         if !parsed.check {
             // Earlier versions kept the record in the output folder, where a deploy published it.
-            try? FileManager.default.removeItem(atPath: Path.join(outputDirectory, BuildRecord.legacyFileName))
+            unlink(Path.join(outputDirectory, BuildRecord.legacyFileName))
         }
         let runner = BatchRunner(
-            converter: Converter(options: options), workers: parsed.jobs ?? ProcessInfo.processInfo.activeProcessorCount,
+            converter: Converter(options: options), workers: parsed.jobs ?? max(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 1),
             check: parsed.check, temporaries: temporaries, record: record, protected: plan.inputIdentities, site: site)
         let tally = Tally(keepsPages: parsed.index || site != nil, failed: plan.failures.count)
         let total = plan.jobs.count
@@ -108,7 +108,7 @@ struct Batch {
 
 /// Counts outcomes and keeps the converted pages' titles, as results arrive.
 private final class Tally: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private(set) var written = 0, unchanged = 0, upToDate = 0, stale = 0, missing = 0, failed = 0
     private var files = 0
     /// Assets copied (or with `--check`, up to date) and those that failed or are stale.

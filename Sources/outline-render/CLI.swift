@@ -1,4 +1,5 @@
-import Foundation
+import Glibc
+import Dispatch
 import OutlineConvert
 
 /// One run of the command: reads the inputs, converts them, writes the outputs, and says
@@ -216,13 +217,24 @@ struct CLI {
 // MARK: - Input and messages
 
 func printError(_ message: String) {
-    FileHandle.standardError.write(Data((message + "\n").utf8))
+    writeToStandardError(message + "\n")
+}
+
+/// Writes `text` to standard error, unbuffered (a message may be the last thing before an exit).
+func writeToStandardError(_ text: String) {
+    var bytes = Array(text.utf8)[...]
+    while !bytes.isEmpty {
+        let written = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        if written < 0 && errno == EINTR { continue }
+        guard written > 0 else { return }
+        bytes = bytes.dropFirst(written)
+    }
 }
 
 /// Whether `path` is a folder (following symbolic links).
 func isDirectory(_ path: String) -> Bool {
-    var flag: ObjCBool = false
-    return FileManager.default.fileExists(atPath: path, isDirectory: &flag) && flag.boolValue
+    var info = stat()
+    return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
 }
 
 func readText(_ path: String) throws -> String {

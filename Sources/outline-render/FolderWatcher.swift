@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import OutlineConvert
 
 #if canImport(Glibc)
@@ -113,7 +113,7 @@ final class FolderWatcher {
             let real = BatchPlan.resolved(folder)
             guard real != excluded.map(BatchPlan.resolved), seen.insert(real).inserted else { continue }
             found.append(folder)
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+            let names = Files.names(in: folder)
             for name in names where !name.hasPrefix(".") {
                 let path = folder + "/" + name
                 if isDirectory(path) { pending.append(path) }
@@ -126,7 +126,7 @@ final class FolderWatcher {
     private static func takeSnapshot(_ roots: [String], excluding excluded: String?) -> [String: String] {
         var files: [String: String] = [:]
         for folder in folders(roots, excluding: excluded) {
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
+            for name in Files.names(in: folder) {
                 var info = stat()
                 let path = folder + "/" + name
                 if stat(path, &info) == 0 { files[path] = "\(info.st_size)-\(info.st_mtim.tv_sec)-\(info.st_mtim.tv_nsec)" }

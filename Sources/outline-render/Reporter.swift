@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import OutlineConvert
 
 /// Everything the command says on standard error: errors and warnings (GCC style or GitHub
@@ -19,7 +19,7 @@ final class Reporter: @unchecked Sendable {
     private let quiet: Bool
     private let verbose: Bool
     private let showsProgress: Bool
-    private let lock = NSLock()
+    private let lock = Lock()
     private var progressShown = false
 
     /// Warnings printed as errors under `--strict`.
@@ -103,18 +103,18 @@ final class Reporter: @unchecked Sendable {
     }
 
     private func write(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        writeToStandardError(text)
     }
 
     /// A GitHub workflow command, with its data and properties escaped as GitHub requires.
     private func annotation(_ kind: String, _ location: SourceLocation, _ message: String) -> String? {
         guard format == .github else { return nil }
         func property(_ text: String) -> String {
-            data(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
+            data(text).replacing(":", with: "%3A").replacing(",", with: "%2C")
         }
         func data(_ text: String) -> String {
-            text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
-                .replacingOccurrences(of: "\n", with: "%0A")
+            text.replacing("%", with: "%25").replacing("\r", with: "%0D")
+                .replacing("\n", with: "%0A")
         }
         var properties = ["file=\(property(location.file))"]
         if location.line > 0 { properties.append("line=\(location.line)") }

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 let rawArguments = (1..<Int(CommandLine.argc)).map { index in
     CommandLine.unsafeArgv[index].map { Array(UnsafeRawBufferPointer(start: $0, count: strlen($0))) } ?? []

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import OutlineConvert
@@ -25,5 +26,28 @@ import Testing
         #expect(Path.fileExtension("archive.tar.gz") == "gz")
         #expect(Path.fileExtension("/") == "")
         #expect(Path.fileExtension("") == "")
+    }
+
+    /// Foundation is not linked into the tool any more: its percent decoding is the oracle here.
+    @Test func percentDecodingAgreesWithFoundation() {
+        for text in ["a%20b", "caf%C3%A9", "%e2%82%AC", "%zz", "%2", "100%", "%FF", "%C3", "plain", "%41%", "%%41", "a+b%2Fc"] {
+            #expect(SiteLinks.decoded(text) == (text.removingPercentEncoding ?? text), "\(text)")
+        }
+    }
+
+    @Test func foldersAreMadeWithTheirParentsAndAFileInTheWayIsALocatedError() throws {
+        let root = FileManager.default.temporaryDirectory.appending(path: "folders-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try Files.makeFolder(root + "/a/b/c")
+        try Files.makeFolder(root + "/a/b/c")  // already there
+        var isFolder: ObjCBool = false
+        #expect(FileManager.default.fileExists(atPath: root + "/a/b/c", isDirectory: &isFolder) && isFolder.boolValue)
+        FileManager.default.createFile(atPath: root + "/file", contents: Data("x".utf8))
+        #expect(throws: ConversionError.io(path: root + "/file", "cannot create the folder: File exists")) {
+            try Files.makeFolder(root + "/file")
+        }
+        #expect(throws: ConversionError.io(path: root + "/file/sub", "cannot create the folder: Not a directory")) {
+            try Files.makeFolder(root + "/file/sub")
+        }
     }
 }

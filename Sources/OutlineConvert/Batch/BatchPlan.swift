@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// One file of a batch: where it is read and where its output goes.
 public struct BatchJob: Equatable, Sendable {
@@ -115,7 +115,7 @@ public struct BatchPlan: Sendable {
     /// look-ups: Foundation's `standardizingPath` resolves every symbolic link on the way).
     /// (`directory` defaults to the working directory, asked for only for a relative path.)
     static func absolute(_ path: String, in directory: String? = nil) -> String {
-        var joined = path.hasPrefix("/") ? path : (directory ?? FileManager.default.currentDirectoryPath) + "/" + path
+        var joined = path.hasPrefix("/") ? path : (directory ?? Files.currentDirectory()) + "/" + path
         if Self.isNormal(&joined) { return joined }  // most paths: nothing to take out
         let full = Array(joined.utf8)
         var parts: [ArraySlice<UInt8>] = []
@@ -159,7 +159,7 @@ private struct TreeWalker {
         visited.insert(real)
         let names: [[UInt8]]
         do {
-            names = try Self.entries(of: directory)
+            names = try Files.entries(of: directory)
         } catch {
             failures.append(error)
             return
@@ -207,24 +207,6 @@ private struct TreeWalker {
                 }
             }
         }
-    }
-
-    /// The names in `directory` (without `.` and `..`), as bytes.
-    private static func entries(of directory: String) throws(ConversionError) -> [[UInt8]] {
-        guard let stream = opendir(directory) else {
-            throw ConversionError.io(path: directory, "cannot read the folder: \(String(cString: strerror(errno)))")
-        }
-        defer { closedir(stream) }
-        var names: [[UInt8]] = []
-        errno = 0
-        while let entry = readdir(stream) {
-            let name = Files.name(of: entry)
-            if name != [46] && name != [46, 46] { names.append(name) }
-        }
-        guard errno == 0 else {
-            throw ConversionError.io(path: directory, "cannot read the folder: \(String(cString: strerror(errno)))")
-        }
-        return names
     }
 
     /// Nil for a file to convert; files of other types are left alone without a word. A

@@ -1,4 +1,5 @@
-import Foundation
+import Glibc
+import Dispatch
 
 /// How one job of a batch ended.
 public enum BatchOutcome: Equatable, Sendable {
@@ -144,7 +145,7 @@ public struct BatchRunner: Sendable {
         } catch let error as ConversionError {
             return .failed(error)
         } catch {
-            return .failed(.io(path: output, "cannot create the folder: \(error.localizedDescription)"))
+            return .failed(.io(path: output, "\(error)"))
         }
     }
 
@@ -171,21 +172,20 @@ public struct BatchRunner: Sendable {
         } catch let error as ConversionError {
             return BatchResult(job: job, outcome: .failed(error), warnings: [], title: nil)
         } catch {
-            let failure = ConversionError.io(path: job.output, "cannot create the folder: \(error.localizedDescription)")
-            return BatchResult(job: job, outcome: .failed(failure), warnings: [], title: nil)
+            return BatchResult(job: job, outcome: .failed(.io(path: job.output, "\(error)")), warnings: [], title: nil)
         }
     }
 }
 
 /// The folders a run has made or found, so that each is made once.
 private final class KnownFolders: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var known: Set<String> = []
 
     /// Makes `folder` and its parents unless that was done already.
     func make(_ folder: String) throws {
         guard !lock.withLock({ known.contains(folder) }) else { return }
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try Files.makeFolder(folder)
         lock.withLock { _ = known.insert(folder) }
     }
 }
@@ -195,7 +195,7 @@ private final class KnownFolders: @unchecked Sendable {
 /// folder's lock in the kernel (on ext4, a third of the time of a run). When no folder is
 /// left, a worker takes the second half of what another one has left.
 private final class InOrderQueue: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     /// The jobs not yet taken: runs of consecutive job numbers, one folder's each.
     private var unclaimed: [Range<Int>]
     /// What each worker has left of the run it took.

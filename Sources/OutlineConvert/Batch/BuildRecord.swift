@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// What the last batch into a folder produced, so that a run with nothing to do converts
 /// nothing: for each input, a hash of its bytes, the output's size and modification time
@@ -20,18 +20,18 @@ public final class BuildRecord: @unchecked Sendable {
     /// `$XDG_CACHE_HOME/outline-render`, else `~/.cache/outline-render`; named by a hash of
     /// the output folder's real path. Nil when there is no such folder to use.
     public static func cacheFile(outputDirectory: String, cacheDirectory: String?) -> String? {
-        let environment = ProcessInfo.processInfo.environment
+        func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
         let folder: String
         if let cacheDirectory {
             folder = cacheDirectory
-        } else if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
+        } else if let xdg = environment("XDG_CACHE_HOME"), xdg.hasPrefix("/") {
             folder = Path.join(xdg, "outline-render")
-        } else if let home = environment["HOME"], home.hasPrefix("/") {
+        } else if let home = environment("HOME"), home.hasPrefix("/") {
             folder = Path.join(home, ".cache/outline-render")
         } else {
             return nil
         }
-        guard (try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)) != nil else { return nil }
+        guard (try? Files.makeFolder(folder)) != nil else { return nil }
         return Path.join(folder, hash(Array(BatchPlan.resolved(outputDirectory).utf8)) + ".record")
     }
 
@@ -53,7 +53,7 @@ public final class BuildRecord: @unchecked Sendable {
     private var current: [String: Entry] = [:]
     /// Whether an entry was added or replaced since loading.
     private var changed = false
-    private let lock = NSLock()
+    private let lock = Lock()
     /// When this run began, in nanoseconds since 1970: statuses of files changed less than
     /// a second before are not recorded.
     private let started = BuildRecord.now()

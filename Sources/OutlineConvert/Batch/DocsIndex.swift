@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// A docs index for a converted tree: every page by title, in folder order, with links.
 /// It is written as Markdown (a folder is a section, a page a link in a list) and converted
@@ -72,6 +72,6 @@ public enum DocsIndex {
     }
 
     private static func quotedYAML(_ text: String) -> String {
-        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        "\"" + text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\""
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// What the link check of a docs site needs to know of one page: its ids and its local
 /// links. Kept in the build record, so that a page skipped as unchanged is checked too.
@@ -77,7 +77,7 @@ public enum SiteCheck {
         // Each page's ids become a set only when a link asks for one of them.
         var ids: [String: (index: Int, set: Set<String>?)] = [:]
         var names: [String: String] = [:]
-        let here = FileManager.default.currentDirectoryPath
+        let here = Files.currentDirectory()
         for (index, (job, _)) in pages.enumerated() {
             let input = BatchPlan.absolute(job.input, in: here)
             ids[input] = (index, nil)

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// The links of a folder converted to HTML, as a site (SPEC §6.1): a relative link or image
 /// whose target is another input of the run points at that input's output, keeping its
@@ -16,7 +16,7 @@ public struct SiteLinks: Sendable {
     /// The links of the jobs of one run into `outputDirectory`.
     public init(jobs: [BatchJob], outputDirectory: String) {
         var outputs: [String: String] = [:]
-        let here = FileManager.default.currentDirectoryPath
+        let here = Files.currentDirectory()
         for job in jobs { outputs[BatchPlan.absolute(job.input, in: here)] = BatchPlan.absolute(job.output, in: here) }
         self.outputs = outputs
         inputsByOutput = Dictionary(outputs.map { ($0.value, $0.key) }, uniquingKeysWith: { first, _ in first })
@@ -88,7 +88,26 @@ public struct SiteLinks: Sendable {
     /// `%XX` sequences decoded (invalid UTF-8 left as written).
     static func decoded(_ text: String) -> String {
         guard text.contains("%") else { return text }
-        return text.removingPercentEncoding ?? text
+        var bytes: [UInt8] = []
+        var rest = text.utf8[...]
+        while let byte = rest.popFirst() {
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            guard let high = rest.popFirst().flatMap(hexValue), let low = rest.popFirst().flatMap(hexValue) else { return text }
+            bytes.append(high << 4 | low)
+        }
+        return String(validating: bytes, as: UTF8.self) ?? text
+    }
+
+    private static func hexValue(_ digit: UInt8) -> UInt8? {
+        switch digit {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 
     /// The relative URL from `folder` to `file` (both absolute), each segment percent-encoded.

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// The temporary files being written right now, so that an interrupt (Ctrl-C, SIGTERM,
 /// SIGHUP) can remove them before the process exits. A name is registered before its file
@@ -9,7 +9,7 @@ import Foundation
 /// Names are `.<output name>.<pid>-<random>.outline-render-tmp`, next to the output: a later
 /// run removes those whose process is gone (after a SIGKILL or a power cut).
 public final class TemporaryFiles: @unchecked Sendable {
-    private let condition = NSCondition()
+    private let condition = Lock()
     private var paths: Set<String> = []
     private var creating = 0
     private var closed = false
@@ -86,11 +86,9 @@ public final class TemporaryFiles: @unchecked Sendable {
     }
 
     private static func removeStale(in directory: String, prefix: String) -> Int {
-        guard let stream = opendir(directory) else { return 0 }
-        defer { closedir(stream) }
         var removed = 0
-        while let entry = readdir(stream) {
-            let name = String(decoding: Files.name(of: entry), as: UTF8.self)
+        for entry in (try? Files.entries(of: directory)) ?? [] {
+            let name = String(decoding: entry, as: UTF8.self)
             guard name.hasPrefix(prefix), name.hasSuffix(suffix) else { continue }
             // `.<name>.<pid>-<random>.outline-render-tmp`
             let stem = name.dropLast(suffix.count)

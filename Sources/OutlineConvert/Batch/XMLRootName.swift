@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// The name of an XML file's root element, read from its first few kilobytes (`Files.head`)
 /// without parsing it: enough to tell an outline from a pom.xml or an SVG.
@@ -17,10 +17,10 @@ enum XMLRootName {
         while let open = rest.firstIndex(of: "<") {
             rest = rest[rest.index(after: open)...]
             if rest.hasPrefix("?") {
-                guard let end = rest.range(of: "?>") else { return nil }
+                guard let end = rest.firstRange(of: "?>") else { return nil }
                 rest = rest[end.upperBound...]
             } else if rest.hasPrefix("!--") {
-                guard let end = rest.range(of: "-->") else { return nil }
+                guard let end = rest.firstRange(of: "-->") else { return nil }
                 rest = rest[end.upperBound...]
             } else if rest.hasPrefix("!") {
                 // A doctype, possibly with an internal subset in brackets.

@@ -1,5 +1,6 @@
 internal import CCmark
-import Foundation
+import Glibc
+import Dispatch
 
 /// A CommonMark document parsed by cmark. This file is the only one that touches cmark:
 /// the tree is owned here and freed when the last reference goes away.

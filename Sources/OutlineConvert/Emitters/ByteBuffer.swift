@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Output under construction, as UTF-8 bytes: large outputs are appended to in place,
 /// never copied through intermediate strings. (Appended to plainly: a buffer grown by hand

@@ -60,10 +60,10 @@ public struct PageTemplate: Equatable, Sendable {
         var pieces: [Piece] = []
         var rest = Substring(text)
         var line = 1
-        while let open = rest.range(of: "{{") {
+        while let open = rest.firstRange(of: "{{") {
             let before = rest[..<open.lowerBound]
             line += before.count { $0 == "\n" }
-            guard let close = rest[open.upperBound...].range(of: "}}") else { break }
+            guard let close = rest[open.upperBound...].firstRange(of: "}}") else { break }
             let name = rest[open.upperBound..<close.lowerBound].trimmed
             guard placeholders.contains(name) else {
                 throw ConversionError.invalid(

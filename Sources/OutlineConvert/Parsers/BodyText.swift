@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Body text that comes from values of other formats (plist strings, XML and OPML text,
 /// JSON strings), made into a CommonMark slice like a Markdown body.

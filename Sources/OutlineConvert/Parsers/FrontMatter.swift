@@ -93,7 +93,7 @@ struct FrontMatter {
         guard text.count >= 2, let quote = text.first, quote == "\"" || quote == "'", text.last == quote
         else { return text }
         let inner = String(text.dropFirst().dropLast())
-        guard quote == "\"" else { return inner.replacingOccurrences(of: "''", with: "'") }
+        guard quote == "\"" else { return inner.replacing("''", with: "'") }
         // YAML's double-quoted escapes: `\\`, `\"`, `\n`, `\t`, `\r`; others stay as written.
         var result = ""
         var escaping = false

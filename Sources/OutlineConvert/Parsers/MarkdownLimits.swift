@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Shapes of Markdown that would make cmark 0.30 exhaust the machine's memory or take
 /// quadratic time, refused before parsing with the place where they start. Linear, and

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Reads Markdown with cmark (SPEC §3.1): top-level ATX and setext headings become nodes,
 /// nested under the nearest preceding heading of a lower level; the text between headings

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Turns an input's bytes into text, or says exactly where they stop being text.
 enum SourceText {

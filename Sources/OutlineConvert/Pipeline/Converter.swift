@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Everything that decides how one document converts.
 public struct ConversionOptions: Equatable, Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Reads inputs whole, and writes outputs safely: a regular file is replaced atomically
 /// (a temporary file in the same folder, then a rename) and only when its content changes;
@@ -57,7 +57,7 @@ public enum Files {
     /// the file ends or a read fails (EINTR is retried).
     private static func fill(_ buffer: inout UnsafeMutableBufferPointer<UInt8>, from descriptor: Int32, filled: inout Int) -> ReadStatus {
         while filled < buffer.count {
-            let count = Foundation.read(descriptor, buffer.baseAddress.map { $0 + filled }, buffer.count - filled)
+            let count = Glibc.read(descriptor, buffer.baseAddress.map { $0 + filled }, buffer.count - filled)
             if count < 0 && errno == EINTR { continue }
             if count < 0 { return .failed }
             if count == 0 { return .endOfFile }
@@ -210,6 +210,36 @@ public enum Files {
         }
     }
 
+    /// The names in `directory` (without `.` and `..`), as bytes.
+    static func entries(of directory: String) throws(ConversionError) -> [[UInt8]] {
+        guard let stream = opendir(directory) else {
+            throw ConversionError.io(path: directory, "cannot read the folder: \(String(cString: strerror(errno)))")
+        }
+        defer { closedir(stream) }
+        var names: [[UInt8]] = []
+        errno = 0
+        while let entry = readdir(stream) {
+            let name = Files.name(of: entry)
+            if name != [46] && name != [46, 46] { names.append(name) }
+        }
+        guard errno == 0 else {
+            throw ConversionError.io(path: directory, "cannot read the folder: \(String(cString: strerror(errno)))")
+        }
+        return names
+    }
+
+    /// The names in `folder` that are UTF-8 (none when it cannot be read).
+    public static func names(in folder: String) -> [String] {
+        ((try? entries(of: folder)) ?? []).compactMap { String(validating: $0, as: UTF8.self) }
+    }
+
+    /// The current directory ("." if it cannot be named).
+    public static func currentDirectory() -> String {
+        guard let path = getcwd(nil, 0) else { return "." }
+        defer { free(path) }
+        return String(cString: path)
+    }
+
     /// A directory entry's name, up to its NUL. (Not `entry.pointee.d_name`: that copies the
     /// whole entry, 256 bytes of name, and an entry is only as long as its name, so reading
     /// the last of `readdir`'s buffer that way runs past its end.)
@@ -217,6 +247,19 @@ public enum Files {
         guard let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name) else { return [] }
         let name = UnsafeRawPointer(entry).advanced(by: offset).assumingMemoryBound(to: CChar.self)
         return Array(UnsafeRawBufferPointer(start: name, count: strlen(name)))
+    }
+
+    /// Makes `folder` and any missing parents (as `mkdir -p`); a folder already there is fine.
+    static func makeFolder(_ folder: String) throws {
+        if mkdir(folder, 0o777) == 0 || errno == EEXIST && isFolder(folder) { return }
+        guard errno == ENOENT, Path.parent(folder) != folder else { throw failure(folder, "cannot create the folder") }
+        try makeFolder(Path.parent(folder))
+        guard mkdir(folder, 0o777) == 0 || errno == EEXIST && isFolder(folder) else { throw failure(folder, "cannot create the folder") }
+    }
+
+    private static func isFolder(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
     }
 
     /// Writes `content` to standard output; a failed write (a full disk, a closed pipe) throws.
@@ -237,7 +280,7 @@ public enum Files {
             guard let base = buffer.baseAddress else { return }
             var offset = 0
             while offset < buffer.count {
-                let written = Foundation.write(descriptor, base + offset, buffer.count - offset)
+                let written = Glibc.write(descriptor, base + offset, buffer.count - offset)
                 if written < 0 && errno == EINTR { continue }
                 guard written > 0 else { throw failure(path) }
                 offset += written

@@ -1,5 +1,5 @@
 internal import CLibXML2
-import Foundation
+import Glibc
 
 /// Parses XML with libxml2's SAX2 interface straight into `XMLElement` values: libxml2
 /// builds no tree of its own, so the document is held once, as our values. This file is the
