@@ -99,11 +99,24 @@ struct CLI {
         }
         do {
             let converter = Converter(options: options)
-            let bytes = try input == "-" ? converter.loadStandardInput() : converter.load(input)
             if beforeExit && !parsed.check {
-                return try stream(
-                    bytes, name: name, to: output, converter: converter, reporter: reporter, temporaries: temporaries, protected: protected)
+                guard input == "-" else {
+                    // (Opened first: an input that cannot be read is the error, whatever the output.)
+                    return try converter.withInput(input) { file in
+                        try stream(name: name, to: output, reporter: reporter, temporaries: temporaries, protected: protected) { sink in
+                            try converter.convertBeforeExit(file) { sink }
+                        }
+                    }
+                }
+                var bytes = try converter.loadStandardInput()
+                return try stream(name: name, to: output, reporter: reporter, temporaries: temporaries, protected: protected) { sink in
+                    // Handed over, not copied: a reader that keeps nothing of the input lets it go once read.
+                    let taken = bytes
+                    bytes = []
+                    return try converter.convertBeforeExit(taken, file: name) { sink }
+                }
             }
+            let bytes = try input == "-" ? converter.loadStandardInput() : converter.load(input)
             let conversion = try converter.convert(bytes, file: name)
             conversion.warnings.forEach(reporter.warning)
             let strictFailure: Int32 = reporter.promoted > 0 ? 1 : 0  // --strict: the output is still written
@@ -129,20 +142,20 @@ struct CLI {
     /// or its file as it is made, never held whole (`-o` through a temporary file renamed
     /// once complete, and not at all when the file already holds exactly that).
     private func stream(
-        _ bytes: [UInt8], name: String, to output: String?, converter: Converter, reporter: Reporter,
-        temporaries: TemporaryFiles, protected: Set<FileIdentity>
+        name: String, to output: String?, reporter: Reporter, temporaries: TemporaryFiles, protected: Set<FileIdentity>,
+        _ convert: (OutputSink) throws -> Conversion
     ) throws -> Int32 {
         var warnings: [Diagnostic] = []
         if let output {
             TemporaryFiles.removeStale(nextTo: output)
             let written = try Files.write(to: output, temporaries: temporaries, protected: protected) { sink in
-                warnings = try converter.convertBeforeExit(bytes, file: name) { sink }.warnings
+                warnings = try convert(sink).warnings
             }
             warnings.forEach(reporter.warning)
             reporter.outcome(written == .written ? .written : .unchanged, input: name, output: output)
         } else {
             let sink = OutputSink(descriptor: STDOUT_FILENO, name: "<stdout>")
-            warnings = try converter.convertBeforeExit(bytes, file: name) { sink }.warnings
+            warnings = try convert(sink).warnings
             if let error = sink.error { throw error }
             warnings.forEach(reporter.warning)
         }

@@ -24,89 +24,145 @@ public struct OPMLParser: OutlineReader {
         try parse(bytes, file: file)
     }
 
+    func read(streaming file: InputFile, head: ArraySlice<UInt8>) throws -> ParsedDocument? {
+        XMLSource.streams(head) ? try parse(XMLSource(file: file), file: file.path) : nil
+    }
+
     /// Parses the OPML in `bytes`; `file` names it in messages.
     public func parse(_ bytes: [UInt8], file: String) throws -> ParsedDocument {
-        let root = try XMLReader.parse(bytes, file: file)
-        var reader = OPMLReader(file: file)
-        guard root.name == "opml" else { throw reader.invalid(root, "the root element is <\(Quote.snippet(root.name))>, not <opml>") }
-        var outline = Outline()
-        var expansionState: (element: XMLElement, text: String)?
-        var body: XMLElement?
-        for element in root.elements {
-            switch element.name {
-            case "head":
-                for entry in element.elements {
-                    if let inner = entry.firstElement {
-                        reader.warn(inner, "<\(Quote.snippet(entry.name))> in <head> holds elements; it is ignored")
-                        continue
-                    }
-                    switch entry.name {
-                    case "title":
-                        let title = TitleText.normalized(entry.text)
-                        outline.title = title.isEmpty ? nil : title
-                    case "expansionState": expansionState = (entry, entry.text)
-                    case "_note": outline.body = BodyText.normalized(entry.text)
-                    default: outline.attributes[entry.name] = entry.text
-                    }
-                }
-            case "body": body = element
-            default: reader.warn(element, "<\(Quote.snippet(element.name))> in <opml> is ignored")
-            }
+        try parse(XMLSource(bytes), file: file)
+    }
+
+    private func parse(_ source: XMLSource, file: String) throws -> ParsedDocument {
+        var builder = OPMLBuilder(file: file)
+        guard case .document(var outline, let expansionState) = try XMLReader.parse(source, file: file, into: &builder) else {
+            throw ConversionError.malformed(SourceLocation(file: file, line: 1, column: 1), "the file holds no <opml>")
         }
-        guard let body else { throw reader.invalid(root, "an OPML file needs a <body>") }
-        outline.nodes = try reader.outlines(in: body)
-        if let expansionState { reader.apply(expansionState.text, at: expansionState.element, to: &outline) }
-        return ParsedDocument(outline: outline, warnings: reader.warnings)
+        if let expansionState { builder.apply(expansionState.text, at: expansionState.location, to: &outline) }
+        return ParsedDocument(outline: outline, warnings: builder.warnings)
     }
 }
 
-private struct OPMLReader {
+/// Makes each element into its part of the outline as soon as it ends.
+private struct OPMLBuilder: XMLBuilder {
+    /// What an element becomes.
+    enum Part {
+        /// The root: the outline and the `expansionState` to apply to it.
+        case document(Outline, expansionState: (text: String, location: SourceLocation)?)
+        /// `<head>`: its text elements, in order.
+        case head([(name: String, text: String, location: SourceLocation)])
+        /// An element of `<head>`: its text, or nil when it holds elements (and is ignored).
+        case headEntry(String?)
+        case body([OutlineNode])
+        case outline(OutlineNode)
+    }
+
     let file: String
     var warnings: [Diagnostic] = []
 
     init(file: String) { self.file = file }
 
-    func location(_ element: XMLElement) -> SourceLocation {
-        SourceLocation(file: file, line: element.line, column: element.column)
+    /// The root; `<head>` and `<body>` in it; the elements of `<head>`; `<outline>` in
+    /// `<body>` or in an `<outline>`. (Only what is built can be more than ignored.)
+    func builds(_ name: String, inside parent: String?) -> Bool {
+        switch parent {
+        case nil, "head": true
+        case "opml": name == "head" || name == "body"
+        case "body", "outline": name == "outline"
+        default: false
+        }
     }
 
-    func invalid(_ element: XMLElement, _ reason: String) -> ConversionError {
-        .invalid(location(element), reason)
+    mutating func build(_ element: XMLElement<Part>) throws -> Part {
+        switch (element.parent, element.name) {
+        case (nil, _): return try document(element)
+        case ("head", _):
+            if let inner = element.firstElement {
+                warn(inner.location(in: file), "<\(Quote.snippet(element.name))> in <head> holds elements; it is ignored")
+                return .headEntry(nil)
+            }
+            return .headEntry(element.text)
+        case ("opml", "head"):
+            return .head(
+                element.elements.compactMap { entry in
+                    guard case .headEntry(let text?) = entry.node else { return nil }
+                    return (entry.name, text, entry.location(in: file))
+                })
+        case ("opml", _): return .body(outlines(in: element))
+        default: return .outline(try outline(element))
+        }
     }
 
-    mutating func warn(_ element: XMLElement, _ message: String) {
-        warnings.append(Diagnostic(location(element), message))
+    private mutating func document(_ root: XMLElement<Part>) throws -> Part {
+        guard root.name == "opml" else {
+            throw ConversionError.invalid(root.location(in: file), "the root element is <\(Quote.snippet(root.name))>, not <opml>")
+        }
+        var outline = Outline()
+        var expansionState: (text: String, location: SourceLocation)?
+        var nodes: [OutlineNode]?
+        for case .element(let child) in root.children {
+            switch child.node {
+            case .head(let entries):
+                for (name, text, location) in entries {
+                    switch name {
+                    case "title":
+                        let title = TitleText.normalized(text)
+                        outline.title = title.isEmpty ? nil : title
+                    case "expansionState": expansionState = (text, location)
+                    case "_note": outline.body = BodyText.normalized(text)
+                    default: outline.attributes[name] = text
+                    }
+                }
+            case .body(let body): nodes = body
+            default: warn(child.location(in: file), "<\(Quote.snippet(child.name))> in <opml> is ignored")
+            }
+        }
+        guard let nodes else { throw ConversionError.invalid(root.location(in: file), "an OPML file needs a <body>") }
+        outline.nodes = nodes
+        // In the order of the document (elements are built innermost first).
+        warnings.sort { ($0.location.line, $0.location.column) < ($1.location.line, $1.location.column) }
+        return .document(outline, expansionState: expansionState)
     }
 
-    mutating func outlines(in container: XMLElement) throws -> [OutlineNode] {
+    private mutating func warn(_ location: SourceLocation, _ message: String) {
+        warnings.append(Diagnostic(location, message))
+    }
+
+    private mutating func outlines(in container: XMLElement<Part>) -> [OutlineNode] {
         var nodes: [OutlineNode] = []
-        for case .element(let element) in container.children {
-            guard element.name == "outline" else {
-                warn(element, "<\(Quote.snippet(element.name))> in <\(Quote.snippet(container.name))> is ignored; only <outline> is read")
+        nodes.reserveCapacity(container.children.count)  // (not grown by doubling: a large outline is mostly nodes)
+        for case .element(let child) in container.children {
+            guard case .outline(let node) = child.node else {
+                let place = "<\(Quote.snippet(child.name))> in <\(Quote.snippet(container.name))>"
+                warn(child.location(in: file), place + " is ignored; only <outline> is read")
                 continue
             }
-            guard let text = element.attribute("text") else {
-                throw invalid(element, "an <outline> needs a text attribute")
-            }
-            let title = TitleText.normalized(OPMLText.plain(text))
-            var node = OutlineNode(title: title.isEmpty ? HeadingMarkers.untitled : title, line: element.line)
-            for (name, value) in element.attributes {
-                switch name {
-                case "text": break
-                case "_note": node.body = BodyText.normalized(value)
-                case "id": node.id = value.trimmed
-                default: node.attributes[name] = value
-                }
-            }
-            node.children = try outlines(in: element)
             nodes.append(node)
         }
         return nodes
     }
 
+    private mutating func outline(_ element: XMLElement<Part>) throws -> OutlineNode {
+        guard let text = element.attribute("text") else {
+            throw ConversionError.invalid(element.location(in: file), "an <outline> needs a text attribute")
+        }
+        let title = TitleText.normalized(OPMLText.plain(text))
+        var node = OutlineNode(title: title.isEmpty ? HeadingMarkers.untitled : title, line: element.line)
+        for (name, value) in element.attributes {
+            switch name {
+            case "text": break
+            case "_note": node.body = BodyText.normalized(value)
+            case "id": node.id = value.trimmed
+            default: node.attributes[name] = value
+            }
+        }
+        node.children = outlines(in: element)
+        return node
+    }
+
     /// The expansionState rule: listed nodes are expanded, other nodes that can collapse
     /// are collapsed.
-    mutating func apply(_ list: String, at element: XMLElement, to outline: inout Outline) {
+    mutating func apply(_ list: String, at location: SourceLocation, to outline: inout Outline) {
         var count = 0
         outline.forEachNode { _ in count += 1 }
         var expanded = [Bool](repeating: false, count: count)
@@ -117,11 +173,11 @@ private struct OPMLReader {
             }
             let text = String(decoding: entry, as: UTF8.self).trimmed
             guard let index = Int(text), index >= 0 else {
-                warn(element, "expansionState: '\(Quote.snippet(text))' is not a node number; it is ignored")
+                warn(location, "expansionState: '\(Quote.snippet(text))' is not a node number; it is ignored")
                 continue
             }
             guard index < count else {
-                warn(element, "expansionState: there is no node \(index) (the outline has \(count)); it is ignored")
+                warn(location, "expansionState: there is no node \(index) (the outline has \(count)); it is ignored")
                 continue
             }
             expanded[index] = true

@@ -21,18 +21,28 @@ public struct PlistParser: OutlineReader {
         try parse(bytes, file: file)
     }
 
+    /// An XML plist (not a binary or OpenStep one) is read a chunk at a time.
+    func read(streaming file: InputFile, head: ArraySlice<UInt8>) throws -> ParsedDocument? {
+        guard !head.starts(with: Array("bplist00".utf8)), XMLRootName.of(head) != nil, XMLSource.streams(head) else { return nil }
+        var builder = PlistXMLBuilder(file: file.path)
+        return try document(XMLReader.parse(XMLSource(file: file), file: file.path, into: &builder), file: file.path, isOpenStep: false)
+    }
+
     /// Parses the plist in `bytes`; `file` names it in messages.
     public func parse(_ bytes: [UInt8], file: String) throws -> ParsedDocument {
-        let value: PlistValue
-        var isOpenStep = false
         if bytes.starts(with: Array("bplist00".utf8)) {
-            value = try BinaryPlist.parse(bytes, file: file, maxDepth: XMLReader.maxDepth)
+            return try document(BinaryPlist.parse(bytes, file: file, maxDepth: XMLReader.maxDepth), file: file, isOpenStep: false)
         } else if XMLRootName.of(bytes.prefix(65_536)) != nil || bytes.contains(0) {
-            value = try xmlValue(bytes, file: file)
+            var builder = PlistXMLBuilder(file: file)
+            return try document(XMLReader.parse(bytes, file: file, into: &builder), file: file, isOpenStep: false)
         } else {
-            value = try OpenStepPlist.parse(try SourceText.validated(bytes, file: file), file: file, maxDepth: XMLReader.maxDepth)
-            isOpenStep = true
+            let text = try SourceText.validated(bytes, file: file)
+            return try document(OpenStepPlist.parse(text, file: file, maxDepth: XMLReader.maxDepth), file: file, isOpenStep: true)
         }
+    }
+
+    /// The outline a plist's top value holds.
+    private func document(_ value: PlistValue, file: String, isOpenStep: Bool) throws -> ParsedDocument {
         var reader = Reader(file: file, isOpenStep: isOpenStep)
         var outline = Outline()
         switch value.kind {
@@ -52,24 +62,6 @@ public struct PlistParser: OutlineReader {
             throw reader.invalid(value, .root, "the top value must be an array of sections or a dict, not \(value.typeName)")
         }
         return ParsedDocument(outline: outline, warnings: reader.warnings)
-    }
-
-    /// The one value of an XML plist's `<plist>` root.
-    private func xmlValue(_ bytes: [UInt8], file: String) throws -> PlistValue {
-        let root = try XMLReader.parse(bytes, file: file)
-        let location = SourceLocation(file: file, line: root.line, column: root.column)
-        guard root.name == "plist" else {
-            throw ConversionError.invalid(location, "the root element is <\(Quote.snippet(root.name))>, not <plist>")
-        }
-        if let stray = root.strayText {
-            throw ConversionError.invalid(
-                SourceLocation(file: file, line: stray.line, column: stray.column), "text '\(Quote.snippet(stray.text))' outside any value")
-        }
-        let values = root.elements
-        guard values.count == 1, let value = values.first else {
-            throw ConversionError.invalid(location, "<plist> must hold exactly one value, found \(values.count)")
-        }
-        return try PlistValue(xml: value, file: file)
     }
 }
 

@@ -22,39 +22,89 @@ public struct XMLSectionParser: OutlineReader {
         try parse(bytes, file: file)
     }
 
+    func read(streaming file: InputFile, head: ArraySlice<UInt8>) throws -> ParsedDocument? {
+        XMLSource.streams(head) ? try parse(XMLSource(file: file), file: file.path) : nil
+    }
+
     /// Parses the XML in `bytes`; `file` names it in messages.
     public func parse(_ bytes: [UInt8], file: String) throws -> ParsedDocument {
-        let root = try XMLReader.parse(bytes, file: file)
-        let reader = SectionReader(file: file)
-        guard root.name == "outline" else {
-            throw reader.invalid(root, "the root element is <\(Quote.snippet(root.name))>, not <outline>")
+        try parse(XMLSource(bytes), file: file)
+    }
+
+    private func parse(_ source: XMLSource, file: String) throws -> ParsedDocument {
+        var builder = SectionBuilder(file: file)
+        guard case .outline(let outline) = try XMLReader.parse(source, file: file, into: &builder) else {
+            throw ConversionError.malformed(SourceLocation(file: file, line: 1, column: 1), "the file holds no <outline>")
         }
-        var outline = Outline()
-        for (name, value) in root.attributes {
-            guard name == "title" else {
-                outline.attributes[name] = value
-                continue
-            }
-            let title = TitleText.normalized(value)
-            guard !title.isEmpty else { throw reader.invalid(root, "the outline's title must not be empty") }
-            outline.title = title
-        }
-        let (detail, nodes) = try reader.contents(of: root)
-        outline.body = detail
-        outline.nodes = nodes
         return ParsedDocument(outline: outline)
     }
 }
 
-private struct SectionReader {
-    let file: String
-
-    func invalid(_ element: XMLElement, _ reason: String) -> ConversionError {
-        .invalid(SourceLocation(file: file, line: element.line, column: element.column), reason)
+/// Makes each element into its part of the outline as soon as it ends.
+private struct SectionBuilder: XMLBuilder {
+    /// What an element becomes.
+    enum Part {
+        case outline(Outline)
+        case node(OutlineNode)
+        case detail(String)
     }
 
-    /// An optional leading `<detail>` and the `<section>`/`<item>` children of `container`.
-    func contents(of container: XMLElement) throws -> (detail: String, nodes: [OutlineNode]) {
+    let file: String
+
+    /// The root; and `<detail>`, `<section>` and `<item>` in the root or a section.
+    func builds(_ name: String, inside parent: String?) -> Bool {
+        guard let parent else { return true }
+        return (parent == "outline" || parent == "section") && (name == "detail" || name == "section" || name == "item")
+    }
+
+    func build(_ element: XMLElement<Part>) throws -> Part {
+        if element.isRoot {
+            guard element.name == "outline" else {
+                throw invalid(element, "the root element is <\(Quote.snippet(element.name))>, not <outline>")
+            }
+            var outline = Outline()
+            for (name, value) in element.attributes {
+                guard name == "title" else {
+                    outline.attributes[name] = value
+                    continue
+                }
+                let title = TitleText.normalized(value)
+                guard !title.isEmpty else { throw invalid(element, "the outline's title must not be empty") }
+                outline.title = title
+            }
+            (outline.body, outline.nodes) = try contents(of: element)
+            return .outline(outline)
+        }
+        switch element.name {
+        case "detail":
+            try refuseElements(in: element)
+            return .detail(BodyText.normalized(element.text))
+        case "section":
+            var node = try header(of: element)
+            (node.body, node.children) = try contents(of: element)
+            return .node(node)
+        default:  // "item"
+            var node = try header(of: element)
+            try refuseElements(in: element)
+            node.body = BodyText.normalized(element.text)
+            return .node(node)
+        }
+    }
+
+    private func invalid(_ element: XMLElement<Part>, _ reason: String) -> ConversionError {
+        .invalid(element.location(in: file), reason)
+    }
+
+    /// `<detail>` and `<item>` hold text only.
+    private func refuseElements(in element: XMLElement<Part>) throws {
+        if let inner = element.firstElement {
+            throw ConversionError.invalid(
+                inner.location(in: file), "<\(element.name)> holds text only, not <\(Quote.snippet(inner.name))>")
+        }
+    }
+
+    /// An optional leading `<detail>` and the sections and items of `container`.
+    private func contents(of container: XMLElement<Part>) throws -> (detail: String, nodes: [OutlineNode]) {
         if let stray = container.strayText {
             throw ConversionError.invalid(
                 SourceLocation(file: file, line: stray.line, column: stray.column),
@@ -62,27 +112,23 @@ private struct SectionReader {
         }
         var detail = ""
         var nodes: [OutlineNode] = []
+        nodes.reserveCapacity(container.children.count)  // (not grown by doubling: a large outline is mostly nodes)
         var isFirst = true
-        for case .element(let element) in container.children {
+        for case .element(let child) in container.children {
             defer { isFirst = false }
-            switch element.name {
-            case "detail":
-                guard isFirst else { throw invalid(element, "<detail> must be the first child of <\(Quote.snippet(container.name))>") }
-                if let inner = element.firstElement { throw invalid(inner, "<detail> holds text only, not <\(Quote.snippet(inner.name))>") }
-                detail = BodyText.normalized(element.text)
-            case "section":
-                var node = try header(of: element)
-                (node.body, node.children) = try contents(of: element)
+            switch child.node {
+            case .detail(let text):
+                guard isFirst else {
+                    throw ConversionError.invalid(
+                        child.location(in: file), "<detail> must be the first child of <\(Quote.snippet(container.name))>")
+                }
+                detail = text
+            case .node(let node):
                 nodes.append(node)
-            case "item":
-                var node = try header(of: element)
-                if let inner = element.firstElement { throw invalid(inner, "<item> holds text only, not <\(Quote.snippet(inner.name))>") }
-                node.body = BodyText.normalized(element.text)
-                nodes.append(node)
-            default:
-                throw invalid(
-                    element,
-                    "unknown element <\(Quote.snippet(element.name))> in <\(Quote.snippet(container.name))>; expected <section>, <item> or a first <detail>"
+            case .outline, nil:
+                throw ConversionError.invalid(
+                    child.location(in: file),
+                    "unknown element <\(Quote.snippet(child.name))> in <\(Quote.snippet(container.name))>; expected <section>, <item> or a first <detail>"
                 )
             }
         }
@@ -90,7 +136,7 @@ private struct SectionReader {
     }
 
     /// A node from an element's attributes: `title` (required), `collapsed`, `id`, the rest kept.
-    private func header(of element: XMLElement) throws -> OutlineNode {
+    private func header(of element: XMLElement<Part>) throws -> OutlineNode {
         guard let title = element.attribute("title").map(TitleText.normalized), !title.isEmpty else {
             throw invalid(element, "<\(Quote.snippet(element.name))> needs a non-empty title attribute")
         }

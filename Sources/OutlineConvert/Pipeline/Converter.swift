@@ -53,6 +53,12 @@ public struct Converter: Sendable {
         try Files.read(path, limit: options.maxInputSize) { try refuseBinary($0, file: path) }
     }
 
+    /// Opens the input file `path` for `body` (closed after), with `load`'s checks; for
+    /// `convertBeforeExit(_:streamingTo:)`.
+    public func withInput<Result>(_ path: String, _ body: (InputFile) throws -> Result) throws -> Result {
+        try Files.withInput(path, limit: options.maxInputSize, body)
+    }
+
     /// Reads standard input, like `load`.
     public func loadStandardInput() throws -> [UInt8] {
         try Files.readStandardInput(limit: options.maxInputSize) { try refuseBinary($0, file: "<stdin>") }
@@ -74,7 +80,7 @@ public struct Converter: Sendable {
     /// when the page is part of a docs site, rewrites its links and collects them.
     public func convert(_ bytes: consuming [UInt8], file: String, site: PageSite? = nil) throws -> Conversion {
         let inputSize = bytes.count
-        let document = try read(bytes, file: file)
+        let document = try read(consume bytes, file: file)
         return emit(document, file: file, inputSize: inputSize, site: site)
     }
 
@@ -91,9 +97,25 @@ public struct Converter: Sendable {
         _ bytes: consuming [UInt8], file: String, streamingTo sink: (() throws -> OutputSink)? = nil
     ) throws -> Conversion {
         let inputSize = bytes.count
-        let document = try read(bytes, file: file)
+        let document = try read(consume bytes, file: file)
         LeftToExit.keep(document)
         return emit(document, file: file, inputSize: inputSize, site: nil, sink: try sink?())
+    }
+
+    /// `convertBeforeExit` for an input file: a format that can read it a chunk at a time
+    /// (XML, XML plists, OPML) does, so that the input is never held whole; any other reads
+    /// it whole, as `load` does.
+    public func convertBeforeExit(_ file: InputFile, streamingTo sink: (() throws -> OutputSink)? = nil) throws -> Conversion {
+        let head = try Files.head(of: file, count: 65_536)
+        try refuseBinary(head[...], file: file.path)
+        guard !head.isEmpty, head != [0xEF, 0xBB, 0xBF],
+            var document = try format(of: file.path, head[...]).reader.read(streaming: file, head: head[...])
+        else {
+            return try convertBeforeExit(Files.read(file), file: file.path, streamingTo: sink)
+        }
+        finish(&document, file: file.path)
+        LeftToExit.keep(document)
+        return emit(document, file: file.path, inputSize: file.size, site: nil, sink: try sink?())
     }
 
     /// A parsed document never freed (see `convertBeforeExit`).
@@ -154,10 +176,17 @@ public struct Converter: Sendable {
             throw ConversionError.malformed(SourceLocation(file: file, line: 1, column: 1), "the file is empty; there is no outline in it")
         }
         let reader = format(of: file, bytes[...]).reader
-        var document = try reader.read(bytes, file: file, maxInputSize: options.maxInputSize)
+        // (Consumed: the input is let go as soon as the reader is done with it, unless it keeps
+        // a part, as Markdown bodies do.)
+        var document = try reader.read(consume bytes, file: file, maxInputSize: options.maxInputSize)
+        finish(&document, file: file)
+        return document
+    }
+
+    /// A document as read, with `--title` applied, then its ids and states resolved.
+    private func finish(_ document: inout ParsedDocument, file: String) {
         if let title = options.title { document.outline.title = title.isEmpty ? nil : title }
         document.warnings += resolve(&document.outline, file: file)
-        return document
     }
 
     /// The values of every ` id="…"` attribute in an HTML page.

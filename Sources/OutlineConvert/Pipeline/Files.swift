@@ -22,6 +22,17 @@ public enum Files {
     public static func read(
         _ path: String, limit: Int = defaultMaxInputSize, inspect: (ArraySlice<UInt8>) throws -> Void = { _ in }
     ) throws -> [UInt8] {
+        try withInput(path, limit: limit) { try read($0, inspect: inspect) }
+    }
+
+    /// The whole of an input file opened by `withInput`, from its start, as `read` reads it.
+    static func read(_ file: InputFile, inspect: (ArraySlice<UInt8>) throws -> Void = { _ in }) throws -> [UInt8] {
+        try read(file.descriptor, name: file.path, sizeHint: file.size, limit: file.limit, inspect: inspect)
+    }
+
+    /// Opens `path` for `body` (closed after), with `read`'s checks: a regular file of at
+    /// most `limit` bytes.
+    static func withInput<Result>(_ path: String, limit: Int, _ body: (InputFile) throws -> Result) throws -> Result {
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw ConversionError.io(path: path, "cannot read: \(errno == ENOENT ? "no such file" : String(cString: strerror(errno)))")
@@ -35,7 +46,25 @@ public enum Files {
         guard Int(info.st_size) <= limit else {
             throw ConversionError.io(path: path, "is \(info.st_size) bytes, more than the limit of \(limit) (--max-input-size)")
         }
-        return try read(descriptor, name: path, sizeHint: Int(info.st_size), limit: limit, inspect: inspect)
+        return try body(InputFile(path: path, descriptor: descriptor, size: Int(info.st_size), limit: limit))
+    }
+
+    /// The first bytes of an open file (up to `count`), read without moving its offset.
+    static func head(of file: InputFile, count: Int) throws -> [UInt8] {
+        var status = ReadStatus.filled
+        let head = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            while initialized < buffer.count {
+                let count = pread(file.descriptor, buffer.baseAddress.map { $0 + initialized }, buffer.count - initialized, off_t(initialized))
+                if count < 0 && errno == EINTR { continue }
+                if count <= 0 {
+                    status = count < 0 ? .failed : .endOfFile
+                    break
+                }
+                initialized += count
+            }
+        }
+        guard status != .failed else { throw failure(file.path, "cannot read") }
+        return head
     }
 
     /// The first `count` bytes of a file (fewer if it is shorter); throws if it cannot be read.
@@ -235,9 +264,12 @@ public enum Files {
 
     /// The current directory ("." if it cannot be named).
     public static func currentDirectory() -> String {
-        guard let path = getcwd(nil, 0) else { return "." }
-        defer { free(path) }
-        return String(cString: path)
+        var buffer = [CChar](repeating: 0, count: 4096)
+        while getcwd(&buffer, buffer.count) == nil {
+            guard errno == ERANGE, buffer.count < 1 << 20 else { return "." }
+            buffer = [CChar](repeating: 0, count: buffer.count * 4)
+        }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// A directory entry's name, up to its NUL. (Not `entry.pointee.d_name`: that copies the

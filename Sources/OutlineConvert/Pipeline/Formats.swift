@@ -16,9 +16,13 @@ protocol OutlineReader: Sendable {
     var isText: Bool { get }
     /// Reads an outline as its source states it (ids and collapse state not yet resolved).
     func read(_ bytes: [UInt8], file: String, maxInputSize: Int) throws -> ParsedDocument
+    /// `read` from a file a chunk at a time, never holding it whole, when the format can
+    /// and the file's first bytes (`head`) allow; nil to be given the whole file instead.
+    func read(streaming file: InputFile, head: ArraySlice<UInt8>) throws -> ParsedDocument?
 }
 
 extension OutlineReader {
+    func read(streaming file: InputFile, head: ArraySlice<UInt8>) throws -> ParsedDocument? { nil }
     func reasonToSkip(_ head: () -> ArraySlice<UInt8>?) -> String? { nil }
     var isText: Bool { false }
 }

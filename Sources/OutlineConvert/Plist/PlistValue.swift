@@ -26,58 +26,82 @@ struct PlistValue {
     }
 }
 
-extension PlistValue {
-    /// The value an XML plist's element holds: `<dict>` (alternating `<key>` and value),
-    /// `<array>`, `<string>`, `<true/>`, `<false/>`; other elements by their name.
-    init(xml element: XMLElement, file: String) throws {
-        let location = SourceLocation(file: file, line: element.line, column: element.column)
-        func refuseStrayText() throws {
-            if let stray = element.strayText {
-                throw ConversionError.invalid(
-                    SourceLocation(file: file, line: stray.line, column: stray.column),
-                    "text '\(Quote.snippet(stray.text))' inside <\(Quote.snippet(element.name))> outside any value")
-            }
-        }
+/// Makes each element of an XML plist into its value as soon as it ends: `<dict>`
+/// (alternating `<key>` and value), `<array>`, `<string>`, `<true/>`, `<false/>`; other
+/// elements by their name. The root `<plist>` becomes the one value it holds.
+struct PlistXMLBuilder: XMLBuilder {
+    let file: String
+
+    /// The values in `<plist>`, `<dict>` and `<array>` (what is inside others is not read).
+    func builds(_ name: String, inside parent: String?) -> Bool {
+        parent == nil || parent == "plist" || parent == "dict" || parent == "array"
+    }
+
+    func build(_ element: XMLElement<PlistValue>) throws -> PlistValue {
+        if element.isRoot { return try rootValue(element) }
+        func value(_ kind: PlistValue.Kind) -> PlistValue { PlistValue(kind: kind, line: element.line, column: element.column) }
         switch element.name {
         case "dict":
-            try refuseStrayText()
+            try refuseStrayText(in: element, "inside <dict> outside any value")
             var entries: [(key: String, value: PlistValue)] = []
-            var key: XMLElement?
+            var key: (text: String, child: XMLChild<PlistValue>)?
             for case .element(let child) in element.children {
                 guard let pending = key else {
-                    guard child.name == "key" else {
-                        throw ConversionError.invalid(
-                            SourceLocation(file: file, line: child.line, column: child.column), "expected <key>, found <\(Quote.snippet(child.name))>"
-                        )
+                    guard child.name == "key", case .string(let text) = child.node?.kind else {
+                        throw ConversionError.invalid(child.location(in: file), "expected <key>, found <\(Quote.snippet(child.name))>")
                     }
-                    key = child
+                    key = (text, child)
                     continue
                 }
-                entries.append((pending.text, try PlistValue(xml: child, file: file)))
+                entries.append((pending.text, try self.value(child)))
                 key = nil
             }
             if let key {
-                throw ConversionError.invalid(
-                    SourceLocation(file: file, line: key.line, column: key.column), "key '\(Quote.snippet(key.text))' has no value")
+                throw ConversionError.invalid(key.child.location(in: file), "key '\(Quote.snippet(key.text))' has no value")
             }
-            self.init(kind: .dict(entries), line: element.line, column: element.column)
+            return value(.dict(entries))
         case "array":
-            try refuseStrayText()
-            var values: [PlistValue] = []
-            for case .element(let child) in element.children { values.append(try PlistValue(xml: child, file: file)) }
-            self.init(kind: .array(values), line: element.line, column: element.column)
+            try refuseStrayText(in: element, "inside <array> outside any value")
+            return value(.array(try element.elements.map(self.value)))
+        case "key":  // (its value's place in a dict is checked there)
+            return value(.string(element.text))
         case "string":
             if let inner = element.firstElement {
-                throw ConversionError.invalid(
-                    SourceLocation(file: file, line: inner.line, column: inner.column), "<string> cannot contain <\(Quote.snippet(inner.name))>")
+                throw ConversionError.invalid(inner.location(in: file), "<string> cannot contain <\(Quote.snippet(inner.name))>")
             }
-            self.init(kind: .string(element.text), line: element.line, column: element.column)
+            return value(.string(element.text))
         case "true", "false":
-            self.init(kind: .bool(element.name == "true"), line: element.line, column: element.column)
-        case "key":
-            throw ConversionError.invalid(location, "a <key> outside a <dict>")
+            return value(.bool(element.name == "true"))
         default:
-            self.init(kind: .other("<\(Quote.snippet(element.name))>"), line: element.line, column: element.column)
+            return value(.other("<\(Quote.snippet(element.name))>"))
+        }
+    }
+
+    /// The one value of the `<plist>` root.
+    private func rootValue(_ root: XMLElement<PlistValue>) throws -> PlistValue {
+        guard root.name == "plist" else {
+            throw ConversionError.invalid(root.location(in: file), "the root element is <\(Quote.snippet(root.name))>, not <plist>")
+        }
+        try refuseStrayText(in: root, "outside any value")
+        let values = root.elements
+        guard values.count == 1, let value = values.first else {
+            throw ConversionError.invalid(root.location(in: file), "<plist> must hold exactly one value, found \(values.count)")
+        }
+        return try self.value(value)
+    }
+
+    /// A child's value; a `<key>` is one only in a dict.
+    private func value(_ child: XMLChild<PlistValue>) throws -> PlistValue {
+        guard child.name != "key", let value = child.node else {
+            throw ConversionError.invalid(child.location(in: file), "a <key> outside a <dict>")
+        }
+        return value
+    }
+
+    private func refuseStrayText(in element: XMLElement<PlistValue>, _ place: String) throws {
+        if let stray = element.strayText {
+            throw ConversionError.invalid(
+                SourceLocation(file: file, line: stray.line, column: stray.column), "text '\(Quote.snippet(stray.text))' \(place)")
         }
     }
 }

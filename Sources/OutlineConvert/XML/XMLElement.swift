@@ -1,8 +1,9 @@
-/// An XML element as plain values: what the plist and XML section parsers read.
-struct XMLElement: Sendable {
+/// An element whose end tag has just been read, as an `XMLBuilder` sees it: its name,
+/// place and attributes, its text, and its child elements as the builder made them.
+struct XMLElement<Node> {
     /// What an element holds, in document order (comments and processing instructions dropped).
-    enum Content: Sendable {
-        case element(XMLElement)
+    enum Content {
+        case element(XMLChild<Node>)
         case text(String)
     }
 
@@ -11,10 +12,22 @@ struct XMLElement: Sendable {
     let line: Int
     let column: Int
     let attributes: [(name: String, value: String)]
+    /// The name of the element this one is in; nil for the root.
+    let parent: String?
     let children: [Content]
     /// The document's bytes and this start tag's offset in them, to place text on demand.
     let source: XMLSource
     let offset: Int
+
+    init(_ start: OpenElement, parent: String?, children: [Content], source: XMLSource) {
+        (name, line, column, attributes, offset) = (start.name, start.line, start.column, start.attributes, start.offset)
+        self.parent = parent
+        self.children = children
+        self.source = source
+    }
+
+    /// Whether this is the document's root element.
+    var isRoot: Bool { parent == nil }
 
     /// The value of an attribute, if present.
     func attribute(_ name: String) -> String? {
@@ -22,12 +35,12 @@ struct XMLElement: Sendable {
     }
 
     /// The child elements, in order.
-    var elements: [XMLElement] {
+    var elements: [XMLChild<Node>] {
         children.compactMap { if case .element(let e) = $0 { e } else { nil } }
     }
 
     /// The first child element, if any, without collecting the others.
-    var firstElement: XMLElement? {
+    var firstElement: XMLChild<Node>? {
         for case .element(let element) in children { return element }
         return nil
     }
@@ -50,54 +63,26 @@ struct XMLElement: Sendable {
         }
         return nil
     }
+
+    /// Where the element starts, for a message.
+    func location(in file: String) -> SourceLocation { SourceLocation(file: file, line: line, column: column) }
 }
 
-/// The bytes an XML document was parsed from, to turn byte offsets into lines and columns.
-final class XMLSource: Sendable {
-    let bytes: [UInt8]
+/// A child element as its parent sees it: its name and place, and what the builder made of
+/// it (nil when it was not built).
+struct XMLChild<Node> {
+    let name: String
+    let line: Int
+    let column: Int
+    let node: Node?
 
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
-
-    /// 1-based line and column (in characters) of the byte at `offset`.
-    func position(_ offset: Int) -> (line: Int, column: Int) {
-        let location = SourceText.location(of: min(offset, bytes.count), in: bytes[...], file: "")
-        return (location.line, location.column)
+    init(_ start: OpenElement, node: Node?) {
+        (name, line, column) = (start.name, start.line, start.column)
+        self.node = node
     }
 
-    /// The line and byte column (1-based, as libxml2 counts) in characters instead.
-    func column(line: Int, byteColumn: Int) -> Int {
-        var start = 0
-        var current = 1
-        while current < line, let newline = bytes[start...].firstIndex(of: 10) {
-            start = newline + 1
-            current += 1
-        }
-        let end = min(start + max(byteColumn - 1, 0), bytes.count)
-        return 1 + bytes[start..<end].characterCount
-    }
-
-    /// The offset of the first character of text directly inside the element whose start
-    /// tag is at `offset` (not inside a child, a comment or a tag), if there is one.
-    func firstText(inElementAt offset: Int) -> Int? {
-        var scanner = XMLMarkupScanner(bytes: bytes, offset: offset)
-        guard scanner.skipMarkup() == .startTag else { return nil }  // the element's own tag
-        var depth = 0
-        while let byte = scanner.peek() {
-            if byte == UInt8(ascii: "<") {
-                switch scanner.skipMarkup() {
-                case .startTag: depth += 1
-                case .endTag: if depth == 0 { return nil } else { depth -= 1 }
-                case .emptyTag, .other: break
-                case .cdata(let start): if depth == 0 { return start }
-                }
-            } else if depth == 0 && byte != 32 && byte != 9 && byte != 10 && byte != 13 {
-                return scanner.offset
-            } else {
-                scanner.offset += 1
-            }
-        }
-        return nil
-    }
+    /// Where the element starts, for a message.
+    func location(in file: String) -> SourceLocation { SourceLocation(file: file, line: line, column: column) }
 }
 
 /// Steps over XML markup byte by byte: tags (with quoted attribute values, which may hold

@@ -1,28 +1,34 @@
 internal import CLibXML2
 import Glibc
 
-/// Parses XML with libxml2's SAX2 interface straight into `XMLElement` values: libxml2
-/// builds no tree of its own, so the document is held once, as our values. This file is the
-/// only one that touches libxml2. Safe for untrusted input: no network, no DTD loading, no
-/// entity substitution, and any entity declaration stops the parse before it can be used
-/// (billion laughs, XXE). Nesting deeper than `maxDepth` elements is an error (libxml2's own
-/// limit).
+/// Parses XML with libxml2's SAX2 interface, handing each element to a reader's
+/// `XMLBuilder` as soon as its end tag is read, with its child elements already built: no
+/// tree is held, neither libxml2's nor ours, only what the reader makes of each element. This
+/// file is the only one that touches libxml2. Safe for untrusted input: no network, no DTD
+/// loading, no entity substitution, and any entity declaration stops the parse before it can
+/// be used (billion laughs, XXE). Nesting deeper than `maxDepth` elements is an error
+/// (libxml2's own limit).
 enum XMLReader {
     /// The deepest element nesting accepted.
     static let maxDepth = 256
 
-    /// The document's root element. Errors carry the file, line and column of the first problem.
-    static func parse(_ original: [UInt8], file: String) throws -> XMLElement {
-        // libxml2 counts lines at LF only; XML reads CR and CRLF as LF anyway (XML 1.0 §2.11),
-        // so make them LF first. Not in UTF-16 or UTF-32, whose bytes include NULs.
-        let bytes = original[...].firstIndex(ofByte: 0) != nil ? original : SourceText.normalizingLineEndings(original)
+    /// What `builder` made of the root element. Errors carry the file, line and column of
+    /// the first problem: the XML's own (not well-formed, refused entities) before any the
+    /// builder throws, as if the whole document were read before it is looked at.
+    static func parse<Builder: XMLBuilder>(_ bytes: [UInt8], file: String, into builder: inout Builder) throws -> Builder.Node {
+        try parse(XMLSource(bytes), file: file, into: &builder)
+    }
+
+    /// `parse` from `source`: a file read a chunk at a time, or bytes.
+    static func parse<Builder: XMLBuilder>(_ source: XMLSource, file: String, into builder: inout Builder) throws -> Builder.Node {
         guard let context = xmlNewParserCtxt() else {
             throw ConversionError.io(path: file, "libxml2 could not allocate a parser")
         }
         defer { xmlFreeParserCtxt(context) }
-        let source = XMLSource(bytes)
-        let state = ParseState(source: source)
-        let unmanaged = Unmanaged.passRetained(state)
+        let state = ParseState(source: source, builder: builder)
+        state.connect()
+        defer { state.disconnect() }
+        let unmanaged = Unmanaged<ParseEvents>.passRetained(state)
         defer { unmanaged.release() }
         context.pointee._private = unmanaged.toOpaque()
         let sax = context.pointee.sax
@@ -37,13 +43,13 @@ enum XMLReader {
 
         let options = Int32(
             XML_PARSE_NONET.rawValue | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_BIG_LINES.rawValue)
-        // Handed over in chunks, as from a file: libxml2 refuses to look more than 10 MB into
-        // one memory buffer ("Huge input lookup"), and XML_PARSE_HUGE would lift its depth
-        // limit too.
-        let chunks = Chunks(bytes)
+        // Handed over in chunks, even from memory: libxml2 refuses to look more than 10 MB
+        // into one memory buffer ("Huge input lookup"), and XML_PARSE_HUGE would lift its
+        // depth limit too.
         let document = xmlCtxtReadIO(
-            context, readChunk, nil, Unmanaged.passUnretained(chunks).toOpaque(), file, nil, options)
+            context, readChunk, nil, Unmanaged.passUnretained(source).toOpaque(), file, nil, options)
         if let document { xmlFreeDoc(document) }  // holds a doctype at most: no element is added to it
+        if let failure = source.failure { throw failure }
         if let refusal = state.refusal {
             throw ConversionError.refused(SourceLocation(file: file, line: refusal.line, column: refusal.column), refusal.message)
         }
@@ -55,6 +61,12 @@ enum XMLReader {
             }
             throw ConversionError.malformed(location, error.message)
         }
+        if let failure = state.failure { throw failure }
+        builder = state.builder
+        // Each element's attributes and text were freed as it was built, scattered between
+        // the nodes that stay: give their pages back before the outline is worked on (not
+        // worth the walk over the heap for a small file, in a batch of thousands).
+        if source.count > 1 << 20 { malloc_trim(0) }
         guard context.pointee.wellFormed != 0, let root = state.root else {
             throw ConversionError.malformed(SourceLocation(file: file, line: 1, column: 1), "the file is not well-formed XML")
         }
@@ -62,38 +74,49 @@ enum XMLReader {
     }
 }
 
-// MARK: - Parser callbacks
+/// What a reader makes of XML elements, one element at a time, innermost first.
+protocol XMLBuilder {
+    /// What an element becomes.
+    associatedtype Node
 
-/// The document's bytes, read by libxml2 a chunk at a time.
-private final class Chunks {
-    let bytes: [UInt8]
-    var offset = 0
+    /// Whether an element named `name` inside one named `parent` (nil for the root) is
+    /// built. The elements inside one that is not are not built either; its parent still
+    /// sees it among its children, by name and place, with no node.
+    func builds(_ name: String, inside parent: String?) -> Bool
 
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    /// What `element` becomes, once its end tag is read.
+    mutating func build(_ element: XMLElement<Node>) throws -> Node
 }
+
+// MARK: - Parser callbacks
 
 private let readChunk: xmlInputReadCallback = { context, buffer, length in
     guard let context, let buffer, length > 0 else { return 0 }
-    let chunks = Unmanaged<Chunks>.fromOpaque(context).takeUnretainedValue()
-    let count = min(Int(length), chunks.bytes.count - chunks.offset)
-    guard count > 0 else { return 0 }
-    chunks.bytes.withUnsafeBytes { source in
-        guard let base = source.baseAddress else { return }
-        UnsafeMutableRawPointer(buffer).copyMemory(from: base + chunks.offset, byteCount: count)
-    }
-    chunks.offset += count
-    return Int32(count)
+    let source = Unmanaged<XMLSource>.fromOpaque(context).takeUnretainedValue()
+    return Int32(source.read(into: UnsafeMutableRawPointer(buffer).assumingMemoryBound(to: UInt8.self), count: Int(length)))
 }
 
-/// What the callbacks learn and build during one parse; reached through the context's `_private`.
-private final class ParseState {
+/// What the callbacks learn during one parse, whatever is built; reached through the
+/// context's `_private`. The building is `ParseState`'s, reached through `handlers`:
+/// closures made where the builder's type is known, so that it runs specialized to it.
+private class ParseEvents {
+    /// What a `ParseState` does with the elements that are built.
+    struct Handlers {
+        /// Whether an element of this name, in the innermost open one, is built.
+        let builds: (String) -> Bool
+        let begin: (OpenElement) -> Void
+        /// An element that is not built, in one that is.
+        let skip: (OpenElement) -> Void
+        let end: () -> Void
+    }
+
+    var handlers: Handlers?
     var firstError: (line: Int, column: Int, message: String)?
     var refusal: (line: Int, column: Int, message: String)?
+    /// The first error the builder threw; nothing is built after it.
+    var failure: (any Error)?
     // (Unchecked: only the parsing thread touches these, one callback at a time; checking
     // every access at run time cost a tenth of reading a plist.)
-    /// The elements begun and not yet ended, outermost first.
-    @exclusivity(unchecked) var open: [OpenElement] = []
-    var root: XMLElement?
     @exclusivity(unchecked) var positions: ElementPositions
     /// Text read since the innermost open element's last child began or ended, not yet a
     /// child itself: one buffer for all elements, as text only ever goes to the innermost.
@@ -102,8 +125,21 @@ private final class ParseState {
     /// name over from its parser's dictionary (one copy of each name, kept for the whole
     /// parse), so equal pointers are equal names and a document's few names become Strings once.
     @exclusivity(unchecked) private var names: [(pointer: UnsafePointer<xmlChar>, name: String)] = []
+    /// The start tags of the open elements, innermost last.
+    @exclusivity(unchecked) private var openOffsets: [Int] = []
+    /// How many of the open elements are inside one that is not built (and so not built).
+    private var skipped = 0
 
     init(source: XMLSource) { positions = ElementPositions(source: source) }
+
+    /// Whether events are still taken: not after a refusal or a builder's error.
+    var isBuilding: Bool { refusal == nil && failure == nil }
+
+    /// Whether the innermost open element is built (and so keeps its text).
+    var innermostIsBuilt: Bool { skipped == 0 && !openOffsets.isEmpty }
+
+    /// The offset of the innermost open element's start tag (0 when none is open).
+    var innermostOffset: Int { openOffsets.last ?? 0 }
 
     /// `name` as a String, from the names met before when it is one of them.
     func name(_ name: UnsafePointer<xmlChar>) -> String {
@@ -113,10 +149,96 @@ private final class ParseState {
         return made
     }
 
+    /// Records the first refusal and stops the parser.
+    func refuse(_ parser: xmlParserCtxtPtr, line: Int, column: Int, _ message: String) {
+        guard refusal == nil else { return }
+        refusal = (line, column, message)
+        xmlStopParser(parser)
+    }
+
+    /// Whether an element named `name` starting now is built.
+    func builds(_ name: String) -> Bool {
+        guard skipped == 0, let handlers else { return false }
+        return handlers.builds(name)
+    }
+
+    /// An element starts: `built` is what `builds(_:)` said.
+    func begin(_ element: OpenElement, built: Bool) {
+        openOffsets.append(element.offset)
+        if built {
+            handlers?.begin(element)
+        } else {
+            if skipped == 0 { handlers?.skip(element) }
+            skipped += 1
+        }
+    }
+
+    func end() {
+        _ = openOffsets.popLast()
+        if skipped > 0 {
+            skipped -= 1
+        } else {
+            handlers?.end()
+        }
+    }
+}
+
+/// The elements of one parse that are built, and what `Builder` makes of them.
+private final class ParseState<Builder: XMLBuilder>: ParseEvents {
+    var builder: Builder
+    /// The built elements begun and not yet ended, outermost first.
+    @exclusivity(unchecked) private var open: [(element: OpenElement, children: [XMLElement<Builder.Node>.Content])] = []
+    var root: Builder.Node?
+
+    init(source: XMLSource, builder: Builder) {
+        self.builder = builder
+        super.init(source: source)
+    }
+
+    /// Sets `handlers` to this state's methods. Called from the specialized `parse`, so
+    /// that the closures, and what they call, are specialized too; `disconnect()` breaks
+    /// the cycle they make.
+    func connect() {
+        handlers = Handlers(
+            builds: { self.builder.builds($0, inside: self.open.last?.element.name) },
+            begin: { self.push($0) }, skip: { self.skip($0) }, end: { self.pop() })
+    }
+
+    func disconnect() { handlers = nil }
+
+    private func push(_ element: OpenElement) {
+        flushText(besideElement: true)
+        open.append((element, []))
+    }
+
+    private func skip(_ element: OpenElement) {
+        flushText(besideElement: true)
+        if !open.isEmpty { open[open.count - 1].children.append(.element(XMLChild(element, node: nil))) }
+    }
+
+    private func pop() {
+        flushText(besideElement: false)
+        guard let (ended, children) = open.popLast() else { return }
+        let element = XMLElement<Builder.Node>(ended, parent: open.last?.element.name, children: children, source: positions.source)
+        let node: Builder.Node
+        do {
+            node = try builder.build(element)
+        } catch {
+            failure = error
+            open = []
+            return
+        }
+        if open.isEmpty {
+            root = node
+        } else {
+            open[open.count - 1].children.append(.element(XMLChild(ended, node: node)))
+        }
+    }
+
     /// Makes the pending text a child of the innermost open element. Only white space beside
     /// a child element is dropped: every reader ignores it (text is read from elements
     /// without children), and a plist or an outline holds a lot of it.
-    func flushText(besideElement: Bool) {
+    private func flushText(besideElement: Bool) {
         guard text.count > 0, !open.isEmpty else { return }
         defer { text.count = 0 }
         let last = open.count - 1
@@ -125,13 +247,6 @@ private final class ParseState {
             if spaceOnly && (besideElement || open[last].children.contains { if case .element = $0 { true } else { false } }) { return }
             open[last].children.append(.text(String(decoding: text, as: UTF8.self)))
         }
-    }
-
-    /// Records the first refusal and stops the parser.
-    func refuse(_ parser: xmlParserCtxtPtr, line: Int, column: Int, _ message: String) {
-        guard refusal == nil else { return }
-        refusal = (line, column, message)
-        xmlStopParser(parser)
     }
 }
 
@@ -157,20 +272,19 @@ private struct PendingText {
 }
 
 /// An element whose end tag has not been read yet.
-private struct OpenElement {
+struct OpenElement {
     let name: String
     let offset: Int
     let line: Int
     let column: Int
     let attributes: [(name: String, value: String)]
-    var children: [XMLElement.Content] = []
 }
 
-private func state(of context: UnsafeMutableRawPointer?) -> (xmlParserCtxtPtr, ParseState)? {
+private func state(of context: UnsafeMutableRawPointer?) -> (xmlParserCtxtPtr, ParseEvents)? {
     guard let context else { return nil }
     let parser = context.assumingMemoryBound(to: xmlParserCtxt.self)
     guard let raw = parser.pointee._private else { return nil }
-    return (parser, Unmanaged<ParseState>.fromOpaque(raw).takeUnretainedValue())
+    return (parser, Unmanaged<ParseEvents>.fromOpaque(raw).takeUnretainedValue())
 }
 
 /// Keeps the first error: later ones are usually consequences of it.
@@ -198,10 +312,10 @@ private let refuseUnparsedEntity: unparsedEntityDeclSAXFunc = { context, name, _
 
 /// A reference to an entity that is neither predefined nor declared (possible only in a
 /// document naming an external DTD, which is never loaded).
-private func refuseUndefinedEntity(_ parser: xmlParserCtxtPtr, _ state: ParseState, _ name: String) {
+private func refuseUndefinedEntity(_ parser: xmlParserCtxtPtr, _ state: ParseEvents, _ name: String) {
     let source = state.positions.source
-    let from = state.open.last?.offset ?? 0
-    let at = source.bytes[from...].firstRange(of: Array("&\(name);".utf8))?.lowerBound ?? from
+    let from = state.innermostOffset
+    let at = source.whole()[from...].firstRange(of: Array("&\(name);".utf8))?.lowerBound ?? from
     let place = source.position(at)
     state.refuse(
         parser, line: place.line, column: place.column,
@@ -216,50 +330,43 @@ private let refuseReference: referenceSAXFunc = { context, name in
 // MARK: - Building the elements
 
 private let startElement: startElementNsSAX2Func = { context, localName, _, _, _, _, attributeCount, _, attributes in
-    guard let (parser, state) = state(of: context), state.refusal == nil else { return }
+    guard let (parser, state) = state(of: context), state.isBuilding else { return }
     var (offset, line, column) = state.positions.next(parser)
     if column == 0 {
         // The scan fell out of step with libxml2 (input it recovered from in its own way):
         // its line, and the line's start, still locate the element.
         (line, column) = (Int(xmlSAX2GetLineNumber(parser)), 1)
     }
+    let name = localName.map(state.name) ?? ""
+    let built = state.builds(name)
     var values: [(name: String, value: String)] = []
     if let attributes, attributeCount > 0 {
-        values.reserveCapacity(Int(attributeCount))
+        if built { values.reserveCapacity(Int(attributeCount)) }
         // Five pointers per attribute: local name, prefix, URI, value start, value end.
         for index in 0..<Int(attributeCount) {
             let base = 5 * index
             guard let name = attributes[base], let start = attributes[base + 3], let end = attributes[base + 4] else { continue }
             let value = UnsafeBufferPointer(start: start, count: end - start)
+            // (Decoded in every element, built or not: an undefined entity is refused anywhere.)
             guard let decoded = decodedAttribute(value) else {
                 let raw = String(decoding: value, as: UTF8.self)
                 let entity = raw.split(separator: "&").last.map { $0.prefix { $0 != ";" } } ?? ""
                 refuseUndefinedEntity(parser, state, String(entity))
                 return
             }
-            values.append((state.name(name), decoded))
+            if built { values.append((state.name(name), decoded)) }
         }
     }
-    state.flushText(besideElement: true)
-    state.open.append(OpenElement(name: localName.map(state.name) ?? "", offset: offset, line: line, column: column, attributes: values))
+    state.begin(OpenElement(name: name, offset: offset, line: line, column: column, attributes: values), built: built)
 }
 
 private let endElement: endElementNsSAX2Func = { context, _, _, _ in
-    guard let (_, state) = state(of: context), state.refusal == nil else { return }
-    state.flushText(besideElement: false)
-    guard let ended = state.open.popLast() else { return }
-    let element = XMLElement(
-        name: ended.name, line: ended.line, column: ended.column, attributes: ended.attributes, children: ended.children,
-        source: state.positions.source, offset: ended.offset)
-    if state.open.isEmpty {
-        state.root = element
-    } else {
-        state.open[state.open.count - 1].children.append(.element(element))
-    }
+    guard let (_, state) = state(of: context), state.isBuilding else { return }
+    state.end()
 }
 
 private let characters: charactersSAXFunc = { context, text, length in
-    guard let (_, state) = state(of: context), state.refusal == nil, !state.open.isEmpty, let text, length > 0 else { return }
+    guard let (_, state) = state(of: context), state.isBuilding, state.innermostIsBuilt, let text, length > 0 else { return }
     state.text.append(UnsafeBufferPointer(start: text, count: Int(length)))
 }
 
@@ -297,17 +404,15 @@ private func decodedAttribute(_ value: UnsafeBufferPointer<xmlChar>) -> String? 
 /// scan for start tags in document order (the order they are reported in) finds them.
 private struct ElementPositions {
     let source: XMLSource
-    private var scanner: XMLMarkupScanner
+    /// For other encodings: the scan over the whole document, begun at the first element.
+    private var scanner: XMLMarkupScanner?
     private var lines = LineCounter()
     /// The last element placed.
     private var last = (offset: 0, line: 1, column: 1)
     /// Whether libxml2's offsets are the source's (decided at the first element).
     private var sameOffsets: Bool?
 
-    init(source: XMLSource) {
-        self.source = source
-        scanner = XMLMarkupScanner(bytes: source.bytes, offset: 0)
-    }
+    init(source: XMLSource) { self.source = source }
 
     /// The offset, line and column of the start tag `parser` has just read; column 0 when
     /// it cannot be found.
@@ -315,22 +420,26 @@ private struct ElementPositions {
         let input = parser.pointee.input
         if sameOffsets == nil { sameOffsets = input?.pointee.buf?.pointee.encoder == nil }
         guard sameOffsets == true, let input else { return scanned() }
-        let bytes = source.bytes
-        let end = min(max(Int(xmlByteConsumed(parser)), 0), bytes.count)
-        let from = min(last.offset, end)
-        return bytes.withUnsafeBufferPointer { buffer in
-            guard let (start, breaks) = Self.lastTagStart(in: buffer, from: from, end: end) else { return (end, Int(input.pointee.line), 0) }
+        // (Offsets in the window are the document's less `base`.)
+        let base = source.windowStart
+        let end = min(max(Int(xmlByteConsumed(parser)), 0), source.count)
+        let from = max(min(last.offset, end), base)
+        let place: (offset: Int, line: Int, column: Int)? = source.window.withUnsafeBufferPointer { buffer in
+            guard let (start, breaks) = Self.lastTagStart(in: buffer, from: from - base, end: end - base) else { return nil }
             let line = Int(input.pointee.line) - breaks
             let column: Int
             if line == last.line {
-                column = last.column + buffer[last.offset..<start].characterCount
+                column = last.column + buffer[(last.offset - base)..<start].characterCount
             } else {
                 let lineStart = buffer[..<start].lastIndex(of: 10).map { $0 + 1 } ?? 0
                 column = 1 + buffer[lineStart..<start].characterCount
             }
-            last = (start, line, column)
-            return last
+            return (base + start, line, column)
         }
+        guard let place else { return (end, Int(input.pointee.line), 0) }
+        last = place
+        source.release(before: place.offset)
+        return place
     }
 
     /// The offset of the last `<` in `buffer[from..<end]` and the line breaks after it,
@@ -365,7 +474,9 @@ private struct ElementPositions {
 
     /// The next start tag's offset, line and column, by scanning.
     private mutating func scanned() -> (offset: Int, line: Int, column: Int) {
-        let bytes = source.bytes
+        var scanner = self.scanner ?? XMLMarkupScanner(bytes: source.whole(), offset: 0)
+        defer { self.scanner = scanner }
+        let bytes = scanner.bytes
         while scanner.offset < bytes.count {
             guard
                 let start = bytes.withUnsafeBytes({ buffer -> Int? in
