@@ -5,10 +5,17 @@ struct BodyBlocks: Equatable, @unchecked Sendable {
     // (Unchecked: the tree is only read once parsing is done, and a page's links are
     // rewritten by the one thread that renders it.)
     let document: CommonMarkDocument
-    let range: Range<Int>
+    /// The blocks' indexes in `document` (32-bit: kept in every node of a large outline).
+    private let blocks: Range<Int32>
+    var range: Range<Int> { Int(blocks.lowerBound)..<Int(blocks.upperBound) }
     /// Whether the tree's line numbers are the source file's (Markdown input), so that a
     /// link can be placed exactly.
     var sourceLines = true
+
+    init(document: CommonMarkDocument, range: Range<Int>) {
+        self.document = document
+        blocks = Int32(clamping: range.lowerBound)..<Int32(clamping: range.upperBound)
+    }
 
     static func == (_: BodyBlocks, _: BodyBlocks) -> Bool { true }
 }

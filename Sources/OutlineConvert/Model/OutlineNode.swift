@@ -4,6 +4,13 @@ public struct OutlineNode: Equatable, Sendable {
     public var title: String
     /// Anchor, unique in the document once ids are assigned ("" until then, unless explicit).
     public var id: String
+    /// Where the node starts in its source (line, 1-based), for messages; 0 when unknown.
+    public var line: Int {
+        get { Int(storedLine) }
+        set { storedLine = Int32(clamping: newValue) }
+    }
+    // (32 bits, beside `collapsed`: a large outline is mostly nodes, and inputs are under 1 GiB.)
+    private var storedLine: Int32
     /// Initial state: `nil` while the source says nothing, so that the collapse rules decide.
     public var collapsed: Bool?
     /// CommonMark text directly under the node, before its first child ("" if none).
@@ -24,8 +31,6 @@ public struct OutlineNode: Equatable, Sendable {
     public var children: [OutlineNode]
     /// Extra classes (key `class`, space-separated) and `key=value` pairs from the source.
     public var attributes: [String: String]
-    /// Where the node starts in its source (line, 1-based), for messages; 0 when unknown.
-    public var line: Int
 
     /// A node; everything but the title has a default.
     public init(
@@ -38,7 +43,7 @@ public struct OutlineNode: Equatable, Sendable {
         self.bodyStorage = .text(body)
         self.children = children
         self.attributes = attributes
-        self.line = line
+        self.storedLine = Int32(clamping: line)
     }
 
     /// Whether the node starts closed (an unspecified state is open; a node that cannot
@@ -52,21 +57,16 @@ public struct OutlineNode: Equatable, Sendable {
 /// A body's text, or the bytes of the source it was read from (valid UTF-8).
 enum BodyStorage: Equatable, Sendable {
     case text(String)
-    case source(ArraySlice<UInt8>)
+    case source(SourceBytes)
 
     var string: String {
         switch self {
         case .text(let text): text
-        case .source(let bytes): String(decoding: bytes, as: UTF8.self)
+        case .source(let bytes): bytes.withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) }
         }
     }
 
-    var isEmpty: Bool {
-        switch self {
-        case .text(let text): text.isEmpty
-        case .source(let bytes): bytes.isEmpty
-        }
-    }
+    var isEmpty: Bool { count == 0 }
 
     /// The length in UTF-8 bytes.
     var count: Int {
@@ -78,4 +78,24 @@ enum BodyStorage: Equatable, Sendable {
 
     /// Equal as text (as `String` compares), however kept.
     static func == (lhs: BodyStorage, rhs: BodyStorage) -> Bool { lhs.string == rhs.string }
+}
+
+/// A range of a source's bytes, kept with the source: what `ArraySlice` is, in half its
+/// 32 bytes (offsets are 32-bit: inputs are under 1 GiB).
+struct SourceBytes: Sendable {
+    private let start: UInt32
+    private let end: UInt32
+    private let source: [UInt8]
+
+    /// `range` of `source`.
+    init(_ source: [UInt8], _ range: Range<Int>) {
+        self.source = source
+        (start, end) = (UInt32(range.lowerBound), UInt32(range.upperBound))
+    }
+
+    var count: Int { Int(end - start) }
+
+    func withUnsafeBufferPointer<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        source.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[Int(start)..<Int(end)])) }
+    }
 }

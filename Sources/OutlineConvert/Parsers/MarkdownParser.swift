@@ -43,7 +43,7 @@ public struct MarkdownParser: OutlineReader {
 
         // One pass: each heading ends the body before it, closes the open nodes of its level
         // or deeper, and opens its own.
-        var tree = TreeBuilder()
+        var tree = TreeBuilder(source: source.bytes)
         var preamble: (body: ArraySlice<UInt8>, blocks: BodyBlocks)?
         var bodyStart = (line: frontMatter.lineCount + 1, block: 0)
         func endBody(beforeLine line: Int, block: Int) {
@@ -76,7 +76,7 @@ public struct MarkdownParser: OutlineReader {
             title: frontMatter.title, nodes: tree.finish(), attributes: frontMatter.attributes,
             collapseDepth: frontMatter.collapseDepth)
         if let preamble {
-            outline.bodyStorage = .source(preamble.body)
+            outline.bodyStorage = BodyStorage.source(SourceBytes(source.bytes, preamble.body.indices))
             outline.blocks = preamble.blocks
         }
         return ParsedDocument(outline: outline)
@@ -88,8 +88,12 @@ public struct MarkdownParser: OutlineReader {
 /// Builds the tree as headings arrive: each nests under the nearest preceding heading of a
 /// lower level. `foldAll` collapses a node and every node below it that says nothing itself.
 private struct TreeBuilder {
+    /// The document's bytes, of which bodies are ranges.
+    let source: [UInt8]
     private var stack: [(level: Int, node: OutlineNode, foldAll: Bool)] = []
     private var roots: [OutlineNode] = []
+
+    init(source: [UInt8]) { self.source = source }
 
     mutating func open(_ node: OutlineNode, level: Int, foldAll: Bool) {
         while let top = stack.last, top.level >= level { closeTop() }
@@ -99,7 +103,7 @@ private struct TreeBuilder {
     /// Sets the body of the node opened last.
     mutating func setBodyOfLast(_ body: ArraySlice<UInt8>, blocks: BodyBlocks) {
         guard !stack.isEmpty else { return }
-        stack[stack.count - 1].node.bodyStorage = .source(body)
+        stack[stack.count - 1].node.bodyStorage = .source(SourceBytes(source, body.indices))
         stack[stack.count - 1].node.blocks = blocks
     }
 

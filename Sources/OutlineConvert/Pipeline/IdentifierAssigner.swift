@@ -2,8 +2,12 @@
 /// wins; otherwise a GitHub-style slug of the title, made unique with `-1`, `-2`, … in
 /// document order. A repeated explicit id is a warning and gets a suffix too.
 struct IdentifierAssigner {
+    /// Every explicit id from the start (so that no slug takes one, wherever it is), and
+    /// every id given so far.
     private var used: Set<String> = []
-    private var reserved: Set<String> = []
+    /// The nodes (by pre-order number) whose explicit id an earlier node has already.
+    private var repeated: Set<Int> = []
+    private var ordinal = 0
     /// The next suffix worth trying for a base id, so that a title repeated thousands of
     /// times (a changelog's "Commits") does not rescan every suffix each time.
     private var nextSuffix: [String: Int] = [:]
@@ -13,18 +17,17 @@ struct IdentifierAssigner {
     /// Assigns the ids of `outline`'s nodes in place.
     static func assign(_ outline: inout Outline, file: String) -> [Diagnostic] {
         var assigner = IdentifierAssigner(file: file)
-        // Counted first, so that neither set grows (and rehashes) on the way.
+        // Counted first, so that the set does not grow (and rehash) on the way.
         var count = 0
-        var explicit = 0
-        outline.forEachNode {
-            count += 1
-            if !$0.id.isEmpty { explicit += 1 }
-        }
+        outline.forEachNode { _ in count += 1 }
         assigner.used.reserveCapacity(count)
-        if explicit > 0 {
-            assigner.reserved.reserveCapacity(explicit)
-            outline.forEachNode { if !$0.id.isEmpty { assigner.reserved.insert(Self.cleaned($0.id)) } }
-            assigner.reserved.remove("")
+        // The explicit ids, each to the first node that states it.
+        var ordinal = 0
+        outline.forEachNode { node in
+            defer { ordinal += 1 }
+            guard !node.id.isEmpty else { return }
+            let id = Self.cleaned(node.id)
+            if !id.isEmpty && !assigner.used.insert(id).inserted { assigner.repeated.insert(ordinal) }
         }
         outline.mapNodes { assigner.assign(&$0) }
         return assigner.warnings
@@ -33,9 +36,10 @@ struct IdentifierAssigner {
     private init(file: String) { self.file = file }
 
     private mutating func assign(_ node: inout OutlineNode) {
+        defer { ordinal += 1 }
         let explicit = node.id.isEmpty ? "" : Self.cleaned(node.id)
         if !explicit.isEmpty {
-            if take(explicit) {
+            if !repeated.contains(ordinal) {
                 node.id = explicit
             } else {
                 warnings.append(
@@ -45,16 +49,14 @@ struct IdentifierAssigner {
             }
         } else {
             let slug = Self.slug(node.title)
-            node.id = !isReserved(slug) && take(slug) ? slug : unique(slug)
+            node.id = take(slug) ? slug : unique(slug)
         }
     }
-
-    private func isReserved(_ id: String) -> Bool { !reserved.isEmpty && reserved.contains(id) }
 
     /// Marks `id` used; false if it already was.
     private mutating func take(_ id: String) -> Bool { used.insert(id).inserted }
 
-    /// The first of `base-1`, `base-2`, … that is neither used nor reserved, now used.
+    /// The first of `base-1`, `base-2`, … that is not used, now used.
     private mutating func unique(_ base: String) -> String {
         var n = nextSuffix[base, default: 1]
         var candidate: String
@@ -65,7 +67,7 @@ struct IdentifierAssigner {
             candidate += "-"
             candidate += String(n)
             n += 1
-        } while isReserved(candidate) || !take(candidate)
+        } while !take(candidate)
         nextSuffix[base] = n
         return candidate
     }
