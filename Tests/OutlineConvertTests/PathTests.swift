@@ -42,7 +42,7 @@ import Testing
         try Files.makeFolder(root + "/a/b/c")  // already there
         var isFolder: ObjCBool = false
         #expect(FileManager.default.fileExists(atPath: root + "/a/b/c", isDirectory: &isFolder) && isFolder.boolValue)
-        FileManager.default.createFile(atPath: root + "/file", contents: Data("x".utf8))
+        _ = FileManager.default.createFile(atPath: root + "/file", contents: Data("x".utf8))
         #expect(throws: ConversionError.io(path: root + "/file", "cannot create the folder: File exists")) {
             try Files.makeFolder(root + "/file")
         }
