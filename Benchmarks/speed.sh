@@ -99,6 +99,7 @@ pair() {
   read -r fm flo fhi <<<"$(summary "$out/floor" "$clock")"
   read -r _ rlo rhi <<<"$(summary "$out/ratios" 1)"
   local okb fkb ratio met
+  last_ours_kb=$(summary "$out/ours" 3 | awk '{ print $3 }')
   okb=$(summary "$out/ours" 3 | awk '{ print int($3 / 1024) }')
   fkb=$(summary "$out/floor" 3 | awk '{ print int($3 / 1024) }')
   ratio=$(awk -v a="$om" -v b="$fm" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
@@ -118,9 +119,18 @@ echo "|---|---|---|---|---|---|---|---|---|"
 pair "Markdown → html fragment" "≤ 1.2" 1 cmark -- cmark "$doc" -- "$tool" "$doc" --to html --fragment
 pair "Markdown → text" "≤ 1.2" 1 cmark -- cmark "$doc" -- "$tool" "$doc" --to text
 pair "Markdown → json" "≤ 1.2" 1 cmark -- cmark "$doc" -- "$tool" "$doc" --to json
+# Peak memory against the input's size (target ≤ 3×), from the pair just run.
+memory_rows=()
+input_ratio() {  # input_ratio LABEL FILE
+  memory_rows+=("$(awk -v kb="$last_ours_kb" -v b="$(stat -c %s "$2")" -v l="$1" 'BEGIN {
+    r = kb * 1024 / b; printf "| %s | %.1f | %.1f | %.2f× | ≤ 3 | %s |", l, b / 1e6, kb * 1024 / 1e6, r, (r <= 3 ? "yes" : "no") }')")
+}
 pair "XML section file → json" "≤ 3" 1 "xmllint --noout" -- xmllint --noout "$xml" -- "$tool" "$xml" --to json
+input_ratio "XML section file → json" "$xml"
 pair "plist → json" "≤ 3" 1 "xmllint --noout" -- xmllint --noout "$plist" -- "$tool" "$plist" --to json
+input_ratio "plist → json" "$plist"
 pair "OPML → json" "≤ 3" 1 "xmllint --noout" -- xmllint --noout "$opml" -- "$tool" "$opml" --to json
+input_ratio "OPML → json" "$opml"
 pair "JSON → json" "" 1 "python3 json.load" -- python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$json" -- "$tool" "$json" --to json
 
 # Batches: 10,000 real small Markdown files. Wall time; outputs on tmpfs unless said.
@@ -138,5 +148,11 @@ rm -rf $shm/warm && $tool $data/tree -o $shm/warm -q
 prepare="rm -rf $shm/out" pair "10,000 files, nothing changed vs first run (wall s)" "≤ 0.2" 2 "first run" \
   -- $(batch $shm/out 2) -- $(batch $shm/warm 2)
 rm -rf "$data/out-disk"
+echo
+echo "Peak memory (the largest of the runs above, in MB of 10^6 bytes) against the input's size:"
+echo
+echo "| work | input MB | peak MB | peak ÷ input | target | met |"
+echo "|---|---|---|---|---|---|"
+printf '%s\n' "${memory_rows[@]}"
 echo
 echo "A ratio is ours ÷ floor (lower is better): the target ≤ 0.333 is 3× faster than the floor, ≤ 0.625 is 1.6× faster."
