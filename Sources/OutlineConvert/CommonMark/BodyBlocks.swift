@@ -8,9 +8,6 @@ struct BodyBlocks: Equatable, @unchecked Sendable {
     /// The blocks' indexes in `document` (32-bit: kept in every node of a large outline).
     private let blocks: Range<Int32>
     var range: Range<Int> { Int(blocks.lowerBound)..<Int(blocks.upperBound) }
-    /// Whether the tree's line numbers are the source file's (Markdown input), so that a
-    /// link can be placed exactly.
-    var sourceLines = true
 
     init(document: CommonMarkDocument, range: Range<Int>) {
         self.document = document
@@ -44,7 +41,7 @@ enum BodyRendering {
     }
 
     private static func source(_ body: BodyStorage, _ blocks: BodyBlocks?) -> (CommonMarkDocument, Range<Int>, Bool)? {
-        if let blocks { return (blocks.document, blocks.range, blocks.sourceLines) }
+        if let blocks { return (blocks.document, blocks.range, blocks.document.sourceLines) }
         guard !body.isEmpty else { return nil }
         let alone = CommonMarkDocument(parsing: body.string)
         return (alone, alone.group(0..<alone.blockCount), false)
@@ -89,11 +86,11 @@ extension Outline {
         forEachNode { _ in count += 1 }
         guard parsed.count == count else { return }
         blocks = together.blocks
-        blocks?.sourceLines = false
+        blocks?.document.sourceLines = false
         var index = 0
         mapNodes { node in
             node.blocks = parsed[index]
-            node.blocks?.sourceLines = false
+            node.blocks?.document.sourceLines = false
             index += 1
         }
     }

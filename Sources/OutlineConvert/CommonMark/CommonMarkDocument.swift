@@ -32,6 +32,9 @@ final class CommonMarkDocument {
     private var blockNodes: [OpaquePointer?]
     /// Blocks discarded since freed memory was last given back to the system.
     private var discardedSinceTrim = 0
+    /// Whether the tree's line numbers are the source file's (Markdown input), so that a
+    /// link can be placed exactly; not for bodies of another format parsed together.
+    var sourceLines = true
 
     /// Parses `text` with source positions.
     convenience init(parsing text: String) {

@@ -11,8 +11,17 @@ struct PlistValue {
     }
 
     let kind: Kind
-    var line = 0
-    var column = 0
+    // (32-bit: a plist's dicts hold several values per section, all kept until the outline
+    // is made of them.)
+    private let storedLine: Int32
+    private let storedColumn: Int32
+    var line: Int { Int(storedLine) }
+    var column: Int { Int(storedColumn) }
+
+    init(kind: Kind, line: Int = 0, column: Int = 0) {
+        self.kind = kind
+        (storedLine, storedColumn) = (Int32(clamping: line), Int32(clamping: column))
+    }
 
     /// What the value is, for messages: "a dict", "a string", …
     var typeName: String {
