@@ -17,6 +17,20 @@ import Testing
                 """)
     }
 
+    /// cmark strips a vertical tab or form feed at a heading's end like a space; a title
+    /// keeps neither at its ends (nor before pandoc attributes), so that it reads back the
+    /// same from the Markdown it is written as (found by FuzzRoundTrip).
+    @Test func verticalTabsAndFormFeedsAreWhiteSpaceInTitles() throws {
+        let outline = try Support.outline("# Mac\u{0B}\u{0B} {#mac}\n# A\u{0C}\u{0C}B\u{0B}\n")
+        #expect(outline.nodes.map(\.title) == ["Mac", "A B"])
+        #expect(TitleText.normalized("\u{0C}Plain\u{0B}") == "Plain")
+        var options = ConversionOptions()
+        options.to = .markdown
+        let written = Converter(options: options).write(outline).bytes
+        let again = try MarkdownParser().parse(bytes: written, file: "again.md").outline
+        #expect(again.nodes.map(\.title) == ["Mac", "A B"])
+    }
+
     @Test func skippedLevelsNestOneLevelDown() throws {
         #expect(
             try dump("# A\n### B\n## C\n###### D\n") == """

@@ -44,14 +44,16 @@ enum BodyText {
 
 /// A title from any format: plain text on one line, without white space at either end
 /// and with each run of white space (line breaks included) made one space, as Markdown
-/// headings read. "" when there is nothing but white space.
+/// headings read. White space is cmark's: space, tab, LF, CR, and the vertical tab and form
+/// feed, which cmark also strips from a heading's ends (so a title that kept them would not
+/// read back the same from Markdown). "" when there is nothing but white space.
 enum TitleText {
     static func normalized(_ text: String) -> String {
         var text = text
         let (plain, previous) = text.withUTF8 { bytes in
             var previous: UInt8 = 32
             for byte in bytes {
-                if byte == 9 || byte == 10 || byte == 13 || (byte == 32 && previous == 32) { return (false, previous) }
+                if (byte >= 9 && byte <= 13) || (byte == 32 && previous == 32) { return (false, previous) }
                 previous = byte
             }
             return (true, previous)
@@ -61,7 +63,7 @@ enum TitleText {
         collapsed.reserveCapacity(text.utf8.count)
         var space = false
         for byte in text.utf8 {
-            if byte == 32 || byte == 9 || byte == 10 || byte == 13 {
+            if byte == 32 || (byte >= 9 && byte <= 13) {
                 space = !collapsed.isEmpty
             } else {
                 if space { collapsed.append(32) }

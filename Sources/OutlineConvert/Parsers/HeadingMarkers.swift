@@ -78,12 +78,12 @@ struct HeadingMarkers {
         return isPlain(joined) ? joined : nil
     }
 
-    /// Text that needs no clean-up: not empty, no tab or line break, no space at either end
-    /// or twice in a row, and no `}` at the end (which may close pandoc attributes).
+    /// Text that needs no clean-up: not empty, no white space but single spaces inside
+    /// (see `TitleText`), and no `}` at the end (which may close pandoc attributes).
     private static func isPlain(_ text: String) -> Bool {
         var previous: UInt8 = 32
         for byte in text.utf8 {
-            if byte == 9 || byte == 10 || byte == 13 || (byte == 32 && previous == 32) { return false }
+            if (byte >= 9 && byte <= 13) || (byte == 32 && previous == 32) { return false }
             previous = byte
         }
         return previous != 32 && previous != UInt8(ascii: "}")
