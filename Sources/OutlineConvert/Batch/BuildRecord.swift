@@ -133,8 +133,11 @@ public final class BuildRecord: @unchecked Sendable {
         guard let first = lines.first, first.elementsEqual((header + escaped(key)).utf8) else { return [:] }
         var entries: [String: Entry] = [:]
         entries.reserveCapacity(lines.count - 1)
+        var fields: [String] = []
+        fields.reserveCapacity(9)
         for line in lines.dropFirst() {
-            let fields = line.split(separator: 9, omittingEmptySubsequences: false).map { unescaped(String(decoding: $0, as: UTF8.self)) }
+            fields.removeAll(keepingCapacity: true)
+            for field in line.split(separator: 9, omittingEmptySubsequences: false) { fields.append(unescaped(field)) }
             guard fields.count == 9, let size = Int64(fields[4]), let modified = Int64(fields[5]) else { return [:] }
             entries[fields[0]] = Entry(
                 inputHash: fields[1], inputStatus: fields[2], output: fields[3], outputSize: size, outputModified: modified,
@@ -177,11 +180,12 @@ public final class BuildRecord: @unchecked Sendable {
         return String(decoding: out, as: UTF8.self)
     }
 
-    private static func unescaped(_ text: String) -> String {
-        guard text.utf8.contains(92) else { return text }
+    private static func unescaped(_ field: ArraySlice<UInt8>) -> String {
+        // (A byte search before any String is made: a record holds nine fields a page.)
+        guard field.contains(92) else { return String(decoding: field, as: UTF8.self) }
         var out = ""
         var escaping = false
-        for character in text {
+        for character in String(decoding: field, as: UTF8.self) {
             if escaping {
                 out.append(character == "t" ? "\t" : character == "n" ? "\n" : character)
                 escaping = false
