@@ -74,17 +74,17 @@ struct JSONEmitter: OutlineWriter {
         json.write("[\n" as StaticString)
         for index in nodes.indices {
             // Written piece by piece: no string is built per node but the strings themselves.
-            let node = nodes[index]
+            // (Fields read in place: `let node = nodes[index]` would retain each of them.)
             json.write(level.open)
-            Self.quote(node.id, into: &json)
+            Self.quote(nodes[index].id, into: &json)
             json.write(level.afterID)
-            Self.quote(node.title, into: &json)
-            json.write(node.isCollapsed ? level.afterTitle.collapsed : level.afterTitle.expanded)
-            Self.quote(node.bodyStorage, into: &json)
+            Self.quote(nodes[index].title, into: &json)
+            json.write(nodes[index].isCollapsed ? level.afterTitle.collapsed : level.afterTitle.expanded)
+            Self.quote(nodes[index].bodyStorage, into: &json)
             json.write(",\n" as StaticString)
-            if !node.attributes.isEmpty { attributes(node.attributes, indent: level.inner, into: &json) }
+            if !nodes[index].attributes.isEmpty { attributes(nodes[index].attributes, indent: level.inner, into: &json) }
             json.write(level.children)
-            write(node.children, depth: depth + 1, levels: &levels, into: &json)
+            write(nodes[index].children, depth: depth + 1, levels: &levels, into: &json)
             json.write(index == nodes.count - 1 ? level.close.last : level.close.other)
         }
         json.write(level.end)

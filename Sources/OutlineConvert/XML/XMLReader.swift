@@ -100,14 +100,22 @@ private let readChunk: xmlInputReadCallback = { context, buffer, length in
 /// context's `_private`. The building is `ParseState`'s, reached through `handlers`:
 /// closures made where the builder's type is known, so that it runs specialized to it.
 private class ParseEvents {
-    /// What a `ParseState` does with the elements that are built.
-    struct Handlers {
+    /// What a `ParseState` does with the elements that are built. (A class: reaching one
+    /// closure of it retains it once, where a struct would retain all four each time.)
+    final class Handlers {
         /// Whether an element of this name, in the innermost open one, is built.
         let builds: (String) -> Bool
         let begin: (OpenElement) -> Void
         /// An element that is not built, in one that is.
         let skip: (OpenElement) -> Void
         let end: () -> Void
+
+        init(
+            builds: @escaping (String) -> Bool, begin: @escaping (OpenElement) -> Void, skip: @escaping (OpenElement) -> Void,
+            end: @escaping () -> Void
+        ) {
+            (self.builds, self.begin, self.skip, self.end) = (builds, begin, skip, end)
+        }
     }
 
     var handlers: Handlers?

@@ -65,7 +65,11 @@ final class XMLSource {
                 failure = .io(path: file.path, "is more than the limit of \(file.limit) bytes (--max-input-size)")
                 return -1
             }
-            // CRLF and lone CR to LF, in place.
+            // CRLF and lone CR to LF, in place (most files have none: nothing to do).
+            if !afterCR, memchr(buffer, 13, read) == nil {
+                window.append(contentsOf: UnsafeBufferPointer(start: buffer, count: read))
+                return read
+            }
             var kept = 0
             var previous: UInt8 = afterCR ? 13 : 0
             for index in 0..<read {
