@@ -243,7 +243,7 @@ import Testing
         ),
         (
             "notext.opml", Array("<opml version=\"2.0\">\n<body>\n  <outline _note=\"x\"/>\n</body></opml>".utf8),
-            "notext.opml:3:3: error: an <outline> needs a text attribute"
+            "notext.opml:3:3: error: an <outline> needs a text (or title) attribute"
         ),
         ("nobody.opml", Array("<opml version=\"2.0\"><head/></opml>".utf8), "nobody.opml:1:1: error: an OPML file needs a <body>"),
         (

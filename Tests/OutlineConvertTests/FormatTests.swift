@@ -65,6 +65,20 @@ import Testing
         #expect(try Support.read(dir.appending(path: "docs/a.md")) == "# A\n\ntext\n")
     }
 
+    /// A feed reader's export whose folders have a `title` and no `text` reads with the
+    /// title as text; the attribute is kept.
+    @Test func anOPMLOutlineWithOnlyATitleIsTitledByIt() throws {
+        let opml = """
+            <opml version="1.0"><body><outline title="News"><outline text="Feed" type="rss" xmlUrl="https://example.org/f"/></outline></body></opml>
+            """
+        let result = try Support.tool("--from", "opml", "-t", "json", input: opml)
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
+        let outline = try OPMLParser().parse(Array(opml.utf8), file: "feeds.opml").outline
+        #expect(outline.nodes.map(\.title) == ["News"])
+        #expect(outline.nodes.first?.attributes["title"] == "News")
+        #expect(outline.nodes.first?.children.map(\.title) == ["Feed"])
+    }
+
     @Test func aBadExpansionStateIsAWarningNotAFailure() throws {
         let opml = """
             <opml version="2.0"><head><expansionState>0, x, 7,-1</expansionState></head>

@@ -143,8 +143,10 @@ private struct OPMLBuilder: XMLBuilder {
     }
 
     private mutating func outline(_ element: XMLElement<Part>) throws -> OutlineNode {
-        guard let text = element.attribute("text") else {
-            throw ConversionError.invalid(element.location(in: file), "an <outline> needs a text attribute")
+        // Some feed readers' exports name a folder by `title` only: it stands in for `text`
+        // (and is kept as an attribute too).
+        guard let text = element.attribute("text") ?? element.attribute("title") else {
+            throw ConversionError.invalid(element.location(in: file), "an <outline> needs a text (or title) attribute")
         }
         let title = TitleText.normalized(OPMLText.plain(text))
         var node = OutlineNode(title: title.isEmpty ? HeadingMarkers.untitled : title, line: element.line)
