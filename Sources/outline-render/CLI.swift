@@ -230,18 +230,7 @@ struct CLI {
 // MARK: - Input and messages
 
 func printError(_ message: String) {
-    writeToStandardError(message + "\n")
-}
-
-/// Writes `text` to standard error, unbuffered (a message may be the last thing before an exit).
-func writeToStandardError(_ text: String) {
-    var bytes = Array(text.utf8)[...]
-    while !bytes.isEmpty {
-        let written = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
-        if written < 0 && errno == EINTR { continue }
-        guard written > 0 else { return }
-        bytes = bytes.dropFirst(written)
-    }
+    Files.writeToStandardError(message + "\n")
 }
 
 /// Whether `path` is a folder (following symbolic links).

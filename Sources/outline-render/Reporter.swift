@@ -103,7 +103,7 @@ final class Reporter: @unchecked Sendable {
     }
 
     private func write(_ text: String) {
-        writeToStandardError(text)
+        Files.writeToStandardError(text)
     }
 
     /// A GitHub workflow command, with its data and properties escaped as GitHub requires.

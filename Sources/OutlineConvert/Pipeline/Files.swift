@@ -49,19 +49,12 @@ public enum Files {
         return try body(InputFile(path: path, descriptor: descriptor, size: Int(info.st_size), limit: limit))
     }
 
-    /// The first bytes of an open file (up to `count`), read without moving its offset.
+    /// The first bytes of an open file (up to `count`), read without moving its offset (so
+    /// that whoever reads it on, libxml2 or `read`, starts at its start).
     static func head(of file: InputFile, count: Int) throws -> [UInt8] {
         var status = ReadStatus.filled
         let head = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            while initialized < buffer.count {
-                let count = pread(file.descriptor, buffer.baseAddress.map { $0 + initialized }, buffer.count - initialized, off_t(initialized))
-                if count < 0 && errno == EINTR { continue }
-                if count <= 0 {
-                    status = count < 0 ? .failed : .endOfFile
-                    break
-                }
-                initialized += count
-            }
+            status = fill(&buffer, from: file.descriptor, filled: &initialized, positioned: true)
         }
         guard status != .failed else { throw failure(file.path, "cannot read") }
         return head
@@ -69,24 +62,21 @@ public enum Files {
 
     /// The first `count` bytes of a file (fewer if it is shorter); throws if it cannot be read.
     static func head(of path: String, count: Int) throws -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw failure(path, "cannot read") }
-        defer { close(descriptor) }
-        var status = ReadStatus.filled
-        let head = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            status = fill(&buffer, from: descriptor, filled: &initialized)
-        }
-        guard status != .failed else { throw failure(path, "cannot read") }
-        return head
+        try withInput(path, limit: Int.max) { try head(of: $0, count: count) }
     }
 
     private enum ReadStatus { case filled, endOfFile, failed }
 
     /// Reads from `descriptor` into `buffer` after its first `filled` bytes until it is full,
-    /// the file ends or a read fails (EINTR is retried).
-    private static func fill(_ buffer: inout UnsafeMutableBufferPointer<UInt8>, from descriptor: Int32, filled: inout Int) -> ReadStatus {
+    /// the file ends or a read fails (EINTR is retried). `positioned`: from the file's byte
+    /// `filled` on, without moving its offset.
+    private static func fill(
+        _ buffer: inout UnsafeMutableBufferPointer<UInt8>, from descriptor: Int32, filled: inout Int, positioned: Bool = false
+    ) -> ReadStatus {
         while filled < buffer.count {
-            let count = Glibc.read(descriptor, buffer.baseAddress.map { $0 + filled }, buffer.count - filled)
+            let start = buffer.baseAddress.map { $0 + filled }
+            let wanted = buffer.count - filled
+            let count = positioned ? pread(descriptor, start, wanted, off_t(filled)) : Glibc.read(descriptor, start, wanted)
             if count < 0 && errno == EINTR { continue }
             if count < 0 { return .failed }
             if count == 0 { return .endOfFile }
@@ -292,6 +282,12 @@ public enum Files {
     private static func isFolder(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+    }
+
+    /// Writes `text` to standard error (unbuffered: a message may be the last thing before an
+    /// exit); a failed write is not reported, there is nowhere to.
+    public static func writeToStandardError(_ text: String) {
+        try? writeAll(Array(text.utf8), to: STDERR_FILENO, path: "<stderr>")
     }
 
     /// Writes `content` to standard output; a failed write (a full disk, a closed pipe) throws.

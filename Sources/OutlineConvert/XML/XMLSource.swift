@@ -101,16 +101,10 @@ final class XMLSource {
     func whole() -> [UInt8] {
         guard let file else { return window }
         if let reread { return reread }
-        // (pread: libxml2 goes on reading the file from where it is.)
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while bytes.count <= file.limit {
-            let read = chunk.withUnsafeMutableBytes { pread(file.descriptor, $0.baseAddress, $0.count, off_t(bytes.count)) }
-            if read < 0 && errno == EINTR { continue }
-            guard read > 0 else { break }
-            bytes += chunk[..<read]
-        }
-        bytes = SourceText.normalizingLineEndings(bytes)
+        // (As much as has been read or the file then held, whichever is more; read without
+        // moving the file's offset, as libxml2 goes on reading it.)
+        let size = min(max(file.size, fileBytesRead), file.limit)
+        let bytes = SourceText.normalizingLineEndings((try? Files.head(of: file, count: size)) ?? [])
         reread = bytes
         return bytes
     }
