@@ -237,4 +237,18 @@ import Testing
     @Test func emptyHeadingGetsAPlaceholderTitle() throws {
         #expect(try dump("#\n# {.collapsed}\n") == "[-] Untitled #untitled\n[-] Untitled #untitled-1")
     }
+
+    /// The line index looks at eight bytes at a time; bytes next to a line feed that differ
+    /// from it by one bit or by a carry (VT, `\t`, 0x8A, 0x0B, 0x01, 0xFF) must not count.
+    @Test func lineStartsAreFoundEightBytesAtATime() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet: [UInt8] = [10, 10, 10, 11, 9, 0x8A, 0x0B, 0x01, 0xFF, 0x7F, 0x0A ^ 0x80, 97, 32, 13]
+        for length in Array(0...40) + [63, 64, 65, 1000, 4097] {
+            for _ in 0..<20 {
+                let bytes = (0..<length).map { _ in alphabet.randomElement(using: &generator) ?? 97 }
+                let expected = [0] + bytes.indices.filter { bytes[$0] == 10 }.map { $0 + 1 }
+                #expect(Lines.lineStarts(bytes) == expected, "\(bytes)")
+            }
+        }
+    }
 }

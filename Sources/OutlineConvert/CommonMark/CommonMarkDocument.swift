@@ -5,12 +5,12 @@ import Dispatch
 /// A CommonMark document parsed by cmark. This file is the only one that touches cmark:
 /// the tree is owned here and freed when the last reference goes away.
 final class CommonMarkDocument {
-    /// A top-level block: its lines as cmark reports them (1-based) and, for a heading,
-    /// its level and inline content.
-    struct Block {
+    /// A top-level heading: its lines as cmark reports them (1-based), its level and its
+    /// inline content.
+    struct HeadingBlock {
         let startLine: Int
         let endLine: Int
-        let heading: Heading?
+        let heading: Heading
     }
 
     /// A heading's level and content, in pieces from which a plain title can be built.
@@ -63,16 +63,14 @@ final class CommonMarkDocument {
     /// The number of top-level blocks.
     var blockCount: Int { blockNodes.count }
 
-    /// Top-level block `index` (read from the tree when asked, so nothing is kept twice).
-    /// Nil once discarded.
-    func block(_ index: Int) -> Block? {
-        guard let node = blockNodes[index] else { return nil }
-        let heading =
-            cmark_node_get_type(node) == CMARK_NODE_HEADING
-            ? Heading(level: Int(cmark_node_get_heading_level(node)), parts: Self.titleParts(of: node))
-            : nil
-        return Block(
-            startLine: Int(cmark_node_get_start_line(node)), endLine: Int(cmark_node_get_end_line(node)), heading: heading)
+    /// Top-level block `index` if it is a heading (read from the tree when asked, so nothing
+    /// is kept twice); nil for any other block, or once discarded. Only its type is read
+    /// from a block that is not a heading.
+    func heading(at index: Int) -> HeadingBlock? {
+        guard let node = blockNodes[index], cmark_node_get_type(node) == CMARK_NODE_HEADING else { return nil }
+        return HeadingBlock(
+            startLine: Int(cmark_node_get_start_line(node)), endLine: Int(cmark_node_get_end_line(node)),
+            heading: Heading(level: Int(cmark_node_get_heading_level(node)), parts: Self.titleParts(of: node)))
     }
 
     /// Frees top-level block `index` now: a heading, once read, is never rendered from the

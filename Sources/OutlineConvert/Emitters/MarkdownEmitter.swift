@@ -192,7 +192,7 @@ struct MarkdownEmitter: OutlineWriter {
         let document = CommonMarkDocument(parsing: lines.joined(separator: "\n"))
         var found: [Int] = []
         for index in 0..<document.blockCount {
-            guard let block = document.block(index), block.heading != nil else { continue }
+            guard let block = document.heading(at: index) else { continue }
             let start = block.startLine - 1
             guard start >= 0, start < lines.count else { continue }
             if isATXStart(lines[start]) {

@@ -52,7 +52,8 @@ public struct MarkdownParser: OutlineReader {
             if preamble == nil { preamble = (body, blocks) } else { tree.setBodyOfLast(body, blocks: blocks) }
         }
         for index in 0..<document.blockCount {
-            guard let block = document.block(index), let heading = block.heading else { continue }
+            guard let block = document.heading(at: index) else { continue }
+            let heading = block.heading
             endBody(beforeLine: block.startLine, block: index)
             let markers = HeadingMarkers(parts: heading.parts)
             var attributes = markers.attributes
@@ -130,22 +131,39 @@ private struct TreeBuilder {
 
 /// The source as validated bytes, addressed by 1-based line numbers without splitting it
 /// into strings (documents may be tens of megabytes).
-private struct Lines {
+struct Lines {
     let bytes: [UInt8]
     private let starts: [Int]
 
     init(_ bytes: [UInt8]) {
         self.bytes = bytes
+        self.starts = Self.lineStarts(bytes)
+    }
+
+    /// The offset of every line's first byte. Eight bytes are looked at a time (lines are
+    /// short: a call to memchr per line cost more than the search).
+    static func lineStarts(_ bytes: [UInt8]) -> [Int] {
         var starts = [0]
+        starts.reserveCapacity(bytes.count / 32 + 1)
         bytes.withUnsafeBytes { buffer in
-            guard let base = buffer.baseAddress else { return }
             var offset = 0
-            while offset < buffer.count, let found = memchr(base + offset, 10, buffer.count - offset) {
-                offset = base.distance(to: UnsafeRawPointer(found)) + 1
-                starts.append(offset)
+            while offset + 8 <= buffer.count {
+                // A byte's high bit set in `lineFeeds` exactly when that byte is LF (exact per
+                // byte: no carry crosses from one byte into the next).
+                let x = buffer.loadUnaligned(fromByteOffset: offset, as: UInt64.self) ^ 0x0A0A_0A0A_0A0A_0A0A
+                var lineFeeds = ~(((x & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | x) & 0x8080_8080_8080_8080
+                while lineFeeds != 0 {
+                    starts.append(offset + lineFeeds.trailingZeroBitCount / 8 + 1)
+                    lineFeeds &= lineFeeds &- 1
+                }
+                offset += 8
+            }
+            while offset < buffer.count {
+                if buffer[offset] == 10 { starts.append(offset + 1) }
+                offset += 1
             }
         }
-        self.starts = starts
+        return starts
     }
 
     /// The number of lines (the text after the last line break counts as one, even if empty).
@@ -183,7 +201,7 @@ private struct Lines {
 
     /// The last line of a heading. cmark reports a setext heading as ending on the line after
     /// its underline, so find the underline: the first `===` / `---` line after the start.
-    func headingEndLine(_ block: CommonMarkDocument.Block) -> Int {
+    func headingEndLine(_ block: CommonMarkDocument.HeadingBlock) -> Int {
         if line(block.startLine).drop(while: { $0 == 32 }).first == UInt8(ascii: "#") { return block.startLine }
         let last = min(block.endLine, count)
         var number = block.startLine + 1
