@@ -225,6 +225,39 @@ import Testing
         #expect(files.allSatisfy { $0.hasSuffix(".html") && !$0.contains(TemporaryFiles.suffix) })
     }
 
+    /// A one-file run watches for interrupts only once it has a temporary file: caught
+    /// while writing it, a signal removes it and exits 130; caught before, while reading,
+    /// the signal ends the run as it ends any command (there is nothing to remove). This
+    /// test runner's children inherit these signals blocked: the tool unblocks them.
+    @Test(arguments: [true, false])
+    func aSignalDuringAOneFileRunLeavesNothingBehind(whileWriting: Bool) throws {
+        let dir = try Support.temporaryDirectory()
+        defer { Support.remove(dir) }
+        let input =
+            whileWriting
+            ? String(repeating: "# Section\n\nSome *text* with [a link](https://example.org) and `code`.\n\n- a\n- b\n\n", count: 200_000)
+            : "# Long\n\n" + String(repeating: "Plain words, line after line, in one long paragraph.\n", count: 800_000)
+        try Support.write(input, to: dir.appending(path: "in.md"))
+        let process = try Support.startTool(["in.md", "-o", "out.html"], cwd: dir)
+        let temporary = { Support.listing(dir).contains { $0.hasSuffix(TemporaryFiles.suffix) } }
+        if whileWriting {
+            let deadline = Date().addingTimeInterval(60)
+            while !temporary() && process.isRunning && Date() < deadline { usleep(1_000) }
+            #expect(temporary(), "the run ended before its temporary file was seen")
+        } else {
+            usleep(200_000)  // reading 30 MB takes seconds in a test build
+            #expect(!temporary())
+        }
+        kill(process.processIdentifier, whileWriting ? SIGINT : SIGTERM)
+        process.waitUntilExit()
+        if whileWriting {
+            #expect(process.terminationReason == .exit && process.terminationStatus == 130)
+        } else {
+            #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGTERM)
+        }
+        #expect(Support.listing(dir) == ["in.md"])
+    }
+
     @Test func aRunAfterAKillRemovesStaleTemporariesAndEndsAsACleanRun() throws {
         let dir = try Support.temporaryDirectory()
         defer { Support.remove(dir) }

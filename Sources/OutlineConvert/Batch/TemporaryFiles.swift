@@ -13,12 +13,32 @@ public final class TemporaryFiles: @unchecked Sendable {
     private var paths: Set<String> = []
     private var creating = 0
     private var closed = false
+    /// Runs once, before the first file; what it returns is kept with the registry.
+    private var beforeFirstFile: (@Sendable (TemporaryFiles) -> [AnyObject])?
+    private var kept: [AnyObject] = []
 
     /// The end of every temporary file's name.
     static let suffix = ".outline-render-tmp"
 
-    /// An empty registry.
-    public init() {}
+    /// An empty registry. `beforeFirstFile` runs once, before the first file is created
+    /// (or at `expectFiles()`), and what it returns lives as long as the registry: the tool
+    /// starts watching for interrupts there, so that a run that writes no file (a single
+    /// output to standard output) never starts the watcher's thread.
+    public init(beforeFirstFile: (@Sendable (TemporaryFiles) -> [AnyObject])? = nil) {
+        self.beforeFirstFile = beforeFirstFile
+    }
+
+    /// Runs `beforeFirstFile` now, if it has not run (for runs that write many files).
+    public func expectFiles() {
+        condition.withLock { startIfFirst() }
+    }
+
+    /// Inside the lock.
+    private func startIfFirst() {
+        guard let start = beforeFirstFile else { return }
+        beforeFirstFile = nil
+        kept = start(self)
+    }
 
     /// Creates an empty temporary file next to `output` and registers it; throws when the
     /// run is being interrupted or the folder cannot be written.
@@ -29,6 +49,7 @@ public final class TemporaryFiles: @unchecked Sendable {
             let path = Path.join(Path.parent(output), name)
             try condition.withLock {
                 guard !closed else { throw ConversionError.io(path: output, "interrupted") }
+                startIfFirst()
                 paths.insert(path)
                 creating += 1
             }

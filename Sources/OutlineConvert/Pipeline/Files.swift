@@ -142,32 +142,45 @@ public enum Files {
         if let existing, (try? read(path, limit: Int(existing.st_size))) == content {
             return .unchanged
         }
-        return try replace(path, mode: existing.map { $0.st_mode & 0o7777 } ?? 0o644, temporaries: temporaries) { descriptor, _ in
-            try writeAll(content, to: descriptor, path: path)
+        return try replace(path, mode: existing.map { $0.st_mode & 0o7777 } ?? 0o644, temporaries: temporaries) { create in
+            try writeAll(content, to: create().descriptor, path: path)
             return false
         }
     }
 
     /// `write`, with the content written by `produce` to a sink as it is made, so that it is
     /// never held whole: into a temporary file, renamed over `path` once complete unless
-    /// `path` already held exactly that. A failed write throws (the sink's error).
+    /// `path` already held exactly that. A failed write throws (the sink's error). `produce`
+    /// asks for the sink when the content starts: nothing is created before (a bad input
+    /// leaves nothing behind, and a one-file run has no interrupt to watch for until then).
     public static func write(
-        to path: String, temporaries: TemporaryFiles, protected: Set<FileIdentity> = [], streaming produce: (OutputSink) throws -> Void
+        to path: String, temporaries: TemporaryFiles, protected: Set<FileIdentity> = [],
+        streaming produce: (_ sink: @escaping () throws -> OutputSink) throws -> Void
     ) throws -> Outcome {
         let existing = try existingOutput(path, protected: protected)
-        func stream(to descriptor: Int32) throws -> Int {
-            let sink = OutputSink(descriptor: descriptor, name: path)
-            try produce(sink)
-            if let error = sink.error { throw error }
-            return sink.count
+        var opened: OutputSink?
+        func sink(writingTo descriptor: () throws -> Int32) throws -> OutputSink {
+            if let opened { return opened }
+            let sink = OutputSink(descriptor: try descriptor(), name: path)
+            opened = sink
+            return sink
+        }
+        func written() throws -> Int {
+            if let error = opened?.error { throw error }
+            return opened?.count ?? 0
         }
         if let existing, (existing.st_mode & S_IFMT) != S_IFREG {
-            try writeInPlace(path) { _ = try stream(to: $0) }
+            try writeInPlace(path) { descriptor in
+                try produce { try sink { descriptor } }
+                _ = try written()
+            }
             return .written
         }
-        return try replace(path, mode: existing.map { $0.st_mode & 0o7777 } ?? 0o644, temporaries: temporaries) { descriptor, temporary in
-            let count = try stream(to: descriptor)
-            return existing.map { count == Int($0.st_size) && sameContent(path, temporary) } ?? false
+        return try replace(path, mode: existing.map { $0.st_mode & 0o7777 } ?? 0o644, temporaries: temporaries) { create in
+            try produce { try sink { try create().descriptor } }
+            let count = try written()
+            guard let existing, count == Int(existing.st_size) else { return false }
+            return sameContent(path, try create().path)
         }
     }
 
@@ -182,15 +195,24 @@ public enum Files {
         return info
     }
 
-    /// Writes a new `path` through a temporary file that `fill` writes (given its descriptor
-    /// and name); `fill` returns true when the file already at `path` is to be kept instead.
+    /// Writes a new `path` through a temporary file that `fill` writes; `fill` creates it
+    /// when it needs it (its first call creates, later calls return the same file), and
+    /// returns true when the file already at `path` is to be kept instead.
     private static func replace(
-        _ path: String, mode: mode_t, temporaries: TemporaryFiles, fill: (Int32, String) throws -> Bool
+        _ path: String, mode: mode_t, temporaries: TemporaryFiles,
+        fill: (_ create: @escaping () throws -> (descriptor: Int32, path: String)) throws -> Bool
     ) throws -> Outcome {
-        let (descriptor, temporary) = try temporaries.create(for: path)
-        var open = true
+        var created: (descriptor: Int32, path: String)?
+        var open = false
+        func create() throws -> (descriptor: Int32, path: String) {
+            if let created { return created }
+            let file = try temporaries.create(for: path)
+            (created, open) = (file, true)
+            return file
+        }
         do {
-            let keep = try fill(descriptor, temporary)
+            let keep = try fill(create)
+            let (descriptor, temporary) = try create()  // (an empty output: nothing was written)
             fchmod(descriptor, mode)
             open = false  // (closed even when close fails: the descriptor is not to be closed twice)
             guard close(descriptor) == 0 else { throw failure(path) }
@@ -199,13 +221,15 @@ public enum Files {
                 return .unchanged
             }
             guard rename(temporary, path) == 0 else { throw failure(path) }
+            temporaries.forget(temporary)
+            return .written
         } catch {
-            if open { close(descriptor) }
-            temporaries.remove(temporary)
+            if let (descriptor, temporary) = created {
+                if open { close(descriptor) }
+                temporaries.remove(temporary)
+            }
             throw error
         }
-        temporaries.forget(temporary)
-        return .written
     }
 
     /// Whether two files hold the same bytes (read a chunk at a time); false if either
