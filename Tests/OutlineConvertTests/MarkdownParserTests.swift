@@ -238,9 +238,9 @@ import Testing
         #expect(try dump("#\n# {.collapsed}\n") == "[-] Untitled #untitled\n[-] Untitled #untitled-1")
     }
 
-    /// The line index looks at eight bytes at a time; bytes next to a line feed that differ
-    /// from it by one bit or by a carry (VT, `\t`, 0x8A, 0x0B, 0x01, 0xFF) must not count.
-    @Test func lineStartsAreFoundEightBytesAtATime() {
+    /// The line index: every byte after a line feed, and nothing else (bytes that differ
+    /// from a line feed by one bit or by a carry too: VT, `\t`, 0x8A, 0x01, 0xFF).
+    @Test func lineStartsAreTheBytesAfterLineFeeds() {
         var generator = SystemRandomNumberGenerator()
         let alphabet: [UInt8] = [10, 10, 10, 11, 9, 0x8A, 0x0B, 0x01, 0xFF, 0x7F, 0x0A ^ 0x80, 97, 32, 13]
         for length in Array(0...40) + [63, 64, 65, 1000, 4097] {

@@ -140,27 +140,15 @@ struct Lines {
         self.starts = Self.lineStarts(bytes)
     }
 
-    /// The offset of every line's first byte. Eight bytes are looked at a time (lines are
-    /// short: a call to memchr per line cost more than the search).
+    /// The offset of every line's first byte.
     static func lineStarts(_ bytes: [UInt8]) -> [Int] {
         var starts = [0]
-        starts.reserveCapacity(bytes.count / 32 + 1)
         bytes.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return }
             var offset = 0
-            while offset + 8 <= buffer.count {
-                // A byte's high bit set in `lineFeeds` exactly when that byte is LF (exact per
-                // byte: no carry crosses from one byte into the next).
-                let x = buffer.loadUnaligned(fromByteOffset: offset, as: UInt64.self) ^ 0x0A0A_0A0A_0A0A_0A0A
-                var lineFeeds = ~(((x & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | x) & 0x8080_8080_8080_8080
-                while lineFeeds != 0 {
-                    starts.append(offset + lineFeeds.trailingZeroBitCount / 8 + 1)
-                    lineFeeds &= lineFeeds &- 1
-                }
-                offset += 8
-            }
-            while offset < buffer.count {
-                if buffer[offset] == 10 { starts.append(offset + 1) }
-                offset += 1
+            while offset < buffer.count, let found = memchr(base + offset, 10, buffer.count - offset) {
+                offset = base.distance(to: UnsafeRawPointer(found)) + 1
+                starts.append(offset)
             }
         }
         return starts
