@@ -222,8 +222,11 @@ struct CLI {
 
     /// SIGINT (Ctrl-C), SIGTERM and SIGHUP remove the temporary files being written, then
     /// exit with 128 + the signal's number (130, 143, 129), as shells report a killed command.
+    /// Returns once the watch is on (a source is registered on libdispatch's own thread; a
+    /// signal that came before would be lost).
     private static func removeTemporariesOnInterrupt(_ temporaries: TemporaryFiles, reporter: Reporter) -> [AnyObject] {
-        [SIGINT, SIGTERM, SIGHUP].map { number -> AnyObject in
+        let registered = DispatchSemaphore(value: 0)
+        let sources = [SIGINT, SIGTERM, SIGHUP].map { number -> AnyObject in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             // (Weak: the registry keeps the sources.)
@@ -234,9 +237,12 @@ struct CLI {
                 // Not exit(): other threads are still converting; nothing needs flushing.
                 _exit(128 + number)
             }
+            source.setRegistrationHandler { registered.signal() }
             source.resume()
             return source as AnyObject
         }
+        for _ in sources { _ = registered.wait(timeout: .now() + 5) }
+        return sources
     }
 }
 

@@ -51,13 +51,40 @@ final class CommonMarkDocument {
         // cmark returns NULL only when out of memory.
         guard let parsed else { fatalError("cmark could not allocate a document") }
         root = parsed
-        var nodes: [OpaquePointer?] = []
-        var node = cmark_node_first_child(parsed)
-        while let current = node {
-            nodes.append(current)
-            node = cmark_node_next(current)
+        blockNodes = Self.groupingBodies(of: parsed)
+    }
+
+    /// The top-level blocks, each run of blocks between two headings moved under one
+    /// container (see `group`) as they are met: the walk is the one time each block is read
+    /// before rendering (after parsing a large document, a block is a cache miss at least).
+    private static func groupingBodies(of root: OpaquePointer) -> [OpaquePointer?] {
+        var blocks: [OpaquePointer?] = []
+        var run: (first: OpaquePointer, container: OpaquePointer?)?
+        var next = cmark_node_first_child(root)
+        while let block = next {
+            next = cmark_node_next(block)
+            guard cmark_node_get_type(block) != CMARK_NODE_HEADING else {
+                run = nil
+                blocks.append(block)
+                continue
+            }
+            guard let (first, container) = run else {
+                run = (block, nil)
+                blocks.append(block)
+                continue
+            }
+            if let container {
+                cmark_node_append_child(container, block)
+            } else if let container = Self.container(holding: first) {
+                cmark_node_append_child(container, block)
+                run = (first, container)
+                blocks[blocks.count - 1] = container
+            } else {
+                blocks.append(block)  // (no memory for a container: the block stays on its own)
+                run = (block, nil)
+            }
         }
-        blockNodes = nodes
+        return blocks
     }
 
     /// The number of top-level blocks.
@@ -100,24 +127,33 @@ final class CommonMarkDocument {
     func group(_ range: Range<Int>) -> Range<Int> {
         guard let first = range.first(where: { blockNodes[$0] != nil }), let firstNode = blockNodes[first],
             range.last(where: { blockNodes[$0] != nil }) != first,
-            let container = cmark_node_new(CMARK_NODE_CUSTOM_BLOCK)
+            let container = Self.container(holding: firstNode)
         else { return range }
-        guard cmark_node_insert_before(firstNode, container) != 0 else {
-            cmark_node_free(container)
-            return range
-        }
         for index in range {
-            guard let node = blockNodes[index] else { continue }
+            guard let node = blockNodes[index], node != firstNode else { continue }
             cmark_node_append_child(container, node)
             blockNodes[index] = nil
         }
+        blockNodes[first] = nil
         blockNodes[range.lowerBound] = container
         return range
     }
 
-    /// Above this many top-level blocks, the tree is freed on a background thread, so that
+    /// A new container (a custom block with no markup of its own) in `block`'s place, with
+    /// `block` moved into it; nil if cmark has no memory for it.
+    private static func container(holding block: OpaquePointer) -> OpaquePointer? {
+        guard let container = cmark_node_new(CMARK_NODE_CUSTOM_BLOCK) else { return nil }
+        guard cmark_node_insert_before(block, container) != 0 else {
+            cmark_node_free(container)
+            return nil
+        }
+        cmark_node_append_child(container, block)
+        return container
+    }
+
+    /// Above this many headings and bodies, the tree is freed on a background thread, so that
     /// the output can be written meanwhile on a second core; a small tree is freed at once.
-    private static let backgroundFreeThreshold = 50_000
+    private static let backgroundFreeThreshold = 20_000
 
     deinit {
         guard blockNodes.count > Self.backgroundFreeThreshold else {
