@@ -27,21 +27,22 @@ struct MarkdownLimits: Sendable {
         maxElements = max(maxInputSize / 32, 1 << 16)
     }
 
-    /// Throws a located `.refused` error at the first shape past a limit.
-    func check(_ bytes: [UInt8], file: String) throws {
-        if let (offset, reason) = firstViolation(bytes) {
+    /// Throws a located `.refused` error at the first shape past a limit. `lineStarts`: the
+    /// offset of every line's first byte (`Lines.lineStarts`).
+    func check(_ bytes: [UInt8], lineStarts: [Int], file: String) throws {
+        if let (offset, reason) = firstViolation(bytes, lineStarts: lineStarts) {
             throw ConversionError.refused(SourceText.location(of: offset, in: bytes[...], file: file), reason)
         }
     }
 
     /// The offset and reason of the first shape past a limit, or nil. `exact` walks every
     /// byte; otherwise the walk is taken only where a limit can be passed (the same answer:
-    /// `MarkdownLimitsTests` compares the two).
-    func firstViolation(_ bytes: [UInt8], exact: Bool = false) -> (Int, String)? {
+    /// `MarkdownLimitsTests` compares the two). `lineStarts` as for `check`; found when nil.
+    func firstViolation(_ bytes: [UInt8], lineStarts: [Int]? = nil, exact: Bool = false) -> (Int, String)? {
         bytes.withUnsafeBufferPointer { buffer in
             var scanner = Scanner(bytes: buffer, limits: self)
             return exact || Self.mayHaveTooManyElements(buffer, limit: maxElements)
-                ? scanner.firstViolation() : scanner.firstNestingOrImageLinkViolation()
+                ? scanner.firstViolation() : scanner.firstNestingOrImageLinkViolation(lineStarts: lineStarts ?? Lines.lineStarts(bytes))
         }
     }
 
@@ -99,10 +100,10 @@ struct MarkdownLimits: Sendable {
 
         /// `firstViolation` when the element budget cannot be passed: every line's
         /// container prefix is checked, and only the lines of long paragraphs are walked
-        /// byte by byte (the rest of the line is found with memchr).
-        mutating func firstNestingOrImageLinkViolation() -> (Int, String)? {
-            guard let base = bytes.baseAddress else { return nil }
+        /// byte by byte (the rest of a line is stepped over: its end is the next line's start).
+        mutating func firstNestingOrImageLinkViolation(lineStarts: [Int]) -> (Int, String)? {
             var index = 0
+            var line = 0  // (0-based: `lineStarts[line]` is `index`)
             var exactSince: Int?  // the paragraph start from which lines are walked
             while index < bytes.count {
                 var contentStart = index
@@ -114,10 +115,8 @@ struct MarkdownLimits: Sendable {
                     }
                 }
                 let blank = contentStart == bytes.count || bytes[contentStart] == 10
-                var lineEnd = bytes.count
-                if contentStart < bytes.count, let found = memchr(base + contentStart, 10, bytes.count - contentStart) {
-                    lineEnd = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-                }
+                line += 1
+                let lineEnd = line < lineStarts.count ? lineStarts[line] - 1 : bytes.count
                 if blank {
                     images = 0
                     links = 0

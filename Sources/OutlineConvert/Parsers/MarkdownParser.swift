@@ -30,7 +30,7 @@ public struct MarkdownParser: OutlineReader {
     /// Parses Markdown from raw bytes: they must be UTF-8 without NUL bytes (else a located error).
     public func parse(bytes: consuming [UInt8], file: String) throws -> ParsedDocument {
         let source = Lines(try SourceText.validated(bytes, file: file))
-        try limits.check(source.bytes, file: file)
+        try limits.check(source.bytes, lineStarts: source.starts, file: file)
         let frontMatter = try FrontMatter(source.frontMatterCandidate, file: file)
         // cmark must not see the front matter (`---` would be a rule or a setext underline);
         // blank lines in its place keep cmark's line numbers equal to ours.
@@ -133,7 +133,8 @@ private struct TreeBuilder {
 /// into strings (documents may be tens of megabytes).
 struct Lines {
     let bytes: [UInt8]
-    private let starts: [Int]
+    /// The offset of each line's first byte.
+    let starts: [Int]
 
     init(_ bytes: [UInt8]) {
         self.bytes = bytes
