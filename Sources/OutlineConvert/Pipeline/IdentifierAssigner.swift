@@ -56,20 +56,22 @@ struct IdentifierAssigner {
     /// Marks `id` used; false if it already was.
     private mutating func take(_ id: String) -> Bool { used.insert(id).inserted }
 
-    /// The first of `base-1`, `base-2`, … that is not used, now used.
+    /// The first of `base-1`, `base-2`, … that is not used, now used. (The next suffix is
+    /// read and updated in one look-up: documents repeat titles by the thousand.)
     private mutating func unique(_ base: String) -> String {
-        var n = nextSuffix[base, default: 1]
-        var candidate: String
-        repeat {
-            candidate = String()
+        Self.firstFree(base, from: &nextSuffix[base, default: 1], in: &used)
+    }
+
+    private static func firstFree(_ base: String, from suffix: inout Int, in used: inout Set<String>) -> String {
+        while true {
+            var candidate = String()
             candidate.reserveCapacity(base.utf8.count + 8)
             candidate += base
             candidate += "-"
-            candidate += String(n)
-            n += 1
-        } while !take(candidate)
-        nextSuffix[base] = n
-        return candidate
+            candidate += String(suffix)
+            suffix += 1
+            if used.insert(candidate).inserted { return candidate }
+        }
     }
 
     /// Like GitHub: lowercase, spaces to `-`, punctuation other than `-` and `_` dropped.
