@@ -207,6 +207,34 @@ import Testing
         #expect(JSONEmitter.quoted("a\u{1}b\u{1F}\u{7F}é\u{2028}") == "\"a\\u0001b\\u001f\u{7F}é\\u2028\"")
     }
 
+    /// Found by FuzzRoundTrip: syntax characters were escaped by character, and a backtick,
+    /// a quote or a backslash followed by a combining mark (U+0338) is one character but
+    /// still the byte cmark and the front matter reader see. A title and front matter like
+    /// that must come back from Markdown as they went in.
+    @Test func syntaxFollowedByACombiningMarkIsStillEscaped() throws {
+        let odd = "a `\u{338}b` *\u{338}c* [\u{338}d] \\\u{338} <\u{338}e \"\u{338} \\"
+        let quoted = "\"\u{338}quoted\"\u{338}"
+        var outline = Outline(nodes: [OutlineNode(title: odd, id: "x", body: "text")])
+        outline.attributes = ["note": odd, "other": quoted]
+        var options = ConversionOptions()
+        options.to = .markdown
+        let markdown = Converter(options: options).write(outline).bytes
+        let back = try MarkdownParser().parse(bytes: markdown, file: "back.md").outline
+        let title = back.nodes.first?.title
+        #expect(title == odd)
+        let note = back.attributes["note"]
+        #expect(note == odd)
+        let other = back.attributes["other"]
+        #expect(other == quoted)
+        // The build record's fields and the docs index are escaped by bytes too.
+        let field = "tab\t\u{338} line\n\u{338} slash\\\u{338} t"
+        let unescaped = BuildRecord.unescaped(Array(BuildRecord.escaped(field).utf8)[...])
+        #expect(unescaped == field)
+        let index = DocsIndex.escaped("[\u{338}x]")
+        let expected = "\\[\u{338}x\\]"
+        #expect(index == expected)
+    }
+
     /// Found by FuzzWriters: an empty list item vanished from plain text.
     @Test func anEmptyListItemKeepsItsBulletInText() throws {
         let text = try Support.convert("# A\n- a\n-\n- c\n\n1.\n2. x\n") { $0.to = .text }.output

@@ -166,7 +166,7 @@ public final class BuildRecord: @unchecked Sendable {
     }
 
     /// `\`, tab and line feed escaped with a backslash (rare in paths and titles).
-    private static func escaped(_ text: String) -> String {
+    static func escaped(_ text: String) -> String {
         guard text.utf8.contains(where: { $0 == 92 || $0 == 9 || $0 == 10 }) else { return text }
         var out: [UInt8] = []
         for byte in text.utf8 {
@@ -180,22 +180,23 @@ public final class BuildRecord: @unchecked Sendable {
         return String(decoding: out, as: UTF8.self)
     }
 
-    private static func unescaped(_ field: ArraySlice<UInt8>) -> String {
+    static func unescaped(_ field: ArraySlice<UInt8>) -> String {
         // (A byte search before any String is made: a record holds nine fields a page.)
         guard field.contains(92) else { return String(decoding: field, as: UTF8.self) }
-        var out = ""
+        // By bytes, as `escaped` wrote them (`\t` followed by a combining mark is still `\t`).
+        var out: [UInt8] = []
         var escaping = false
-        for character in String(decoding: field, as: UTF8.self) {
+        for byte in field {
             if escaping {
-                out.append(character == "t" ? "\t" : character == "n" ? "\n" : character)
+                out.append(byte == UInt8(ascii: "t") ? 9 : byte == UInt8(ascii: "n") ? 10 : byte)
                 escaping = false
-            } else if character == "\\" {
+            } else if byte == 92 {
                 escaping = true
             } else {
-                out.append(character)
+                out.append(byte)
             }
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     private static func status(_ path: String) -> (size: Int64, modified: Int64)? {

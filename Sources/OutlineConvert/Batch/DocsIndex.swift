@@ -45,13 +45,16 @@ public enum DocsIndex {
     }
 
     /// Every ASCII punctuation character backslash-escaped, as CommonMark allows.
-    fileprivate static func escaped(_ text: String) -> String {
-        var out = ""
-        for character in text.split(whereSeparator: \.isNewline).joined(separator: " ") {
-            if character.isASCII, character.isPunctuation || character.isSymbol { out.append("\\") }
-            out.append(character)
+    static func escaped(_ text: String) -> String {
+        // By bytes: `[` followed by a combining mark is one character, but cmark reads a `[`.
+        var out: [UInt8] = []
+        for byte in text.split(whereSeparator: \.isNewline).joined(separator: " ").utf8 {
+            if byte > 32 && byte < 127 && !(byte >= 48 && byte <= 57) && !((byte | 32) >= 97 && (byte | 32) <= 122) {
+                out.append(92)
+            }
+            out.append(byte)
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// A path segment with everything but RFC 3986's unreserved characters percent-encoded:

@@ -110,20 +110,21 @@ struct MarkdownEmitter: OutlineWriter {
         return !key.contains(": ") && !key.contains(":\t") && !key.contains { $0.isNewline }
     }
 
-    /// `"text"` with `\`, `"` and line breaks escaped (YAML double-quoted style).
+    /// `"text"` with `\`, `"` and line breaks escaped (YAML double-quoted style). By bytes,
+    /// not characters: `"` followed by a combining mark is one character, and still a quote.
     static func yamlQuoted(_ text: String) -> String {
-        var result = "\""
-        for character in text {
-            switch character {
-            case "\\": result += "\\\\"
-            case "\"": result += "\\\""
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            default: result.append(character)
+        var result: [UInt8] = [34]
+        for byte in text.utf8 {
+            switch byte {
+            case 92: result += [92, 92]
+            case 34: result += [92, 34]
+            case 10: result += [92, UInt8(ascii: "n")]
+            case 13: result += [92, UInt8(ascii: "r")]
+            case 9: result += [92, UInt8(ascii: "t")]
+            default: result.append(byte)
             }
         }
-        return result + "\""
+        return String(decoding: result + [34], as: UTF8.self)
     }
 
     /// A plain title as heading text that reads back as the same plain text: inline syntax
@@ -140,12 +141,15 @@ struct MarkdownEmitter: OutlineWriter {
 
     static func escapedInline(_ text: String) -> String {
         guard text.utf8.contains(where: inlineSyntax.contains) else { return text }
-        var result = ""
-        for character in text {
-            if "\\`*_[]<&".contains(character) { result.append("\\") }
-            result.append(character)
+        // By bytes, not characters: cmark reads bytes, and a backtick followed by a combining
+        // mark is one character, but still a backtick.
+        var result: [UInt8] = []
+        result.reserveCapacity(text.utf8.count + 8)
+        for byte in text.utf8 {
+            if inlineSyntax.contains(byte) { result.append(92) }
+            result.append(byte)
         }
-        return result
+        return String(decoding: result, as: UTF8.self)
     }
 
     /// The body, with each line that would start a heading of its own (an ATX heading, or

@@ -90,30 +90,37 @@ struct FrontMatter {
     }
 
     private static func unquoted(_ text: String) -> String {
-        guard text.count >= 2, let quote = text.first, quote == "\"" || quote == "'", text.last == quote
+        // By scalars, not characters: a quote or a backslash followed by a combining mark is
+        // one character, and still a quote or a backslash (as the writer escapes them).
+        let scalars = Array(text.unicodeScalars)
+        guard scalars.count >= 2, let quote = scalars.first, quote == "\"" || quote == "'", scalars.last == quote
         else { return text }
-        let inner = String(text.dropFirst().dropLast())
-        guard quote == "\"" else { return inner.replacing("''", with: "'") }
+        let inner = scalars[1..<(scalars.count - 1)]
+        var result = String.UnicodeScalarView()
+        guard quote == "\"" else {
+            result.append(contentsOf: inner)
+            return String(result).replacing("''", with: "'")
+        }
         // YAML's double-quoted escapes: `\\`, `\"`, `\n`, `\t`, `\r`; others stay as written.
-        var result = ""
         var escaping = false
-        for character in inner {
+        for scalar in inner {
             if escaping {
-                switch character {
-                case "n": result += "\n"
-                case "t": result += "\t"
-                case "r": result += "\r"
-                case "\\", "\"": result.append(character)
-                default: result += "\\" + String(character)
+                switch scalar {
+                case "n": result.append("\n")
+                case "t": result.append("\t")
+                case "r": result.append("\r")
+                case "\\", "\"": result.append(scalar)
+                default: result.append(contentsOf: ["\\", scalar])
                 }
                 escaping = false
-            } else if character == "\\" {
+            } else if scalar == "\\" {
                 escaping = true
             } else {
-                result.append(character)
+                result.append(scalar)
             }
         }
-        return escaping ? result + "\\" : result
+        if escaping { result.append("\\") }
+        return String(result)
     }
 }
 
