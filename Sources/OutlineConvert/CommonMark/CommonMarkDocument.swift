@@ -87,7 +87,8 @@ final class CommonMarkDocument {
         return blocks
     }
 
-    /// The number of top-level blocks.
+    /// The number of top-level entries: headings, and bodies (a block, or the container of
+    /// a run of blocks; see `groupingBodies`).
     var blockCount: Int { blockNodes.count }
 
     /// Top-level block `index` if it is a heading (read from the tree when asked, so nothing
