@@ -48,7 +48,8 @@ public struct MarkdownParser: OutlineReader {
         var bodyStart = (line: frontMatter.lineCount + 1, block: 0)
         func endBody(beforeLine line: Int, block: Int) {
             let body = source.text(from: bodyStart.line, through: line - 1)
-            let blocks = BodyBlocks(document: document, range: document.group(bodyStart.block..<block))
+            // (The document has grouped each body's blocks already: one entry between headings.)
+            let blocks = BodyBlocks(document: document, range: bodyStart.block..<block)
             if preamble == nil { preamble = (body, blocks) } else { tree.setBodyOfLast(body, blocks: blocks) }
         }
         for index in 0..<document.blockCount {
