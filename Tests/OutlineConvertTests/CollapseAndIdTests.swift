@@ -70,4 +70,37 @@ import Testing
         #expect(conversion.output.contains("\"id\": \"x-1\""))
         #expect(conversion.warnings.map(\.description) == ["test.md:2: warning: duplicate id 'x'; this one is renamed"])
     }
+
+    @Test func anIdMadeFromTheTitleIsKeptWhenTheTitleChanges() throws {
+        var outline = try Support.outline("# Hello World\n# Other {#x}\n")
+        #expect(outline.nodes[0].id == "hello-world")
+        let before = outline.nodes[0]
+        outline.nodes[0].title = "Changed"
+        #expect(outline.nodes[0].id == "hello-world")
+        // Equal as seen from outside, however the id is kept.
+        var same = before
+        same.id = "hello-world"
+        #expect(same == before)
+        same.id = "other"
+        #expect(same != before)
+    }
+
+    @Test func usedIdsAgreeWithASetOfStrings() {
+        // Growth past the size asked for, ids longer than one and two length bytes,
+        // non-ASCII, and the empty id: the answers must be those of `Set<String>`.
+        var used = UsedIdentifiers(capacity: 1, bytes: 0)
+        var oracle: Set<String> = []
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["a", "b", "-", "é", "1", "_"]
+        for round in 0..<20_000 {
+            let id =
+                switch round % 500 {
+                case 0: String(repeating: "é", count: 10_000) + String(round % 3)  // three length bytes
+                case 1: String(repeating: "ab", count: 100) + String(round % 7)  // two
+                default: (0..<Int.random(in: 0...6, using: &generator)).map { _ in pieces.randomElement(using: &generator) ?? "" }.joined()
+                }
+            #expect(used.insert(id) == oracle.insert(id).inserted, "\(id.prefix(40))")
+        }
+        #expect(oracle.count > 1_000)
+    }
 }

@@ -92,6 +92,17 @@ import Testing
         #expect(result.stderr.contains("expansionState: '-1' is not a node number"))
     }
 
+    @Test func emptyEntriesOfAnExpansionStateAreSkippedQuietly() throws {
+        let opml = """
+            <opml version="2.0"><head><expansionState>,1,,</expansionState></head>
+            <body><outline text="A" _note="n"><outline text="B" _note="m"/></outline></body></opml>
+            """
+        let result = try Support.tool("--from", "opml", "-t", "json", input: opml)
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
+        let outline = try OPMLParser().parse(Array(opml.utf8), file: "x.opml").outline
+        #expect(outline.nodes.map(\.collapsed) == [true] && outline.nodes.first?.children.map(\.collapsed) == [false])
+    }
+
     @Test func contentDecidesTheFormatWithoutAnExtension() throws {
         let samples: [(String, Data)] = [
             ("opml", Data("<?xml version=\"1.0\"?>\n<opml><body><outline text=\"O\"/></body></opml>".utf8)),

@@ -50,24 +50,27 @@ struct ByteBuffer {
     /// Writes `text` with `&`, `<`, `>`, `"` and `'` escaped, safe in HTML text and attributes.
     mutating func write(escaping text: String) {
         var text = text
-        text.withUTF8 { bytes in
-            var runStart = 0
-            for (index, byte) in bytes.enumerated() {
-                let escape: StaticString
-                switch byte {
-                case UInt8(ascii: "&"): escape = "&amp;"
-                case UInt8(ascii: "<"): escape = "&lt;"
-                case UInt8(ascii: ">"): escape = "&gt;"
-                case UInt8(ascii: "\""): escape = "&quot;"
-                case UInt8(ascii: "'"): escape = "&#39;"
-                default: continue
-                }
-                write(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[runStart..<index]))
-                write(escape)
-                runStart = index + 1
+        text.withUTF8 { write(escaping: $0) }
+    }
+
+    /// Writes UTF-8 `bytes` escaped as `write(escaping:)` does text.
+    mutating func write(escaping bytes: UnsafeBufferPointer<UInt8>) {
+        var runStart = 0
+        for (index, byte) in bytes.enumerated() {
+            let escape: StaticString
+            switch byte {
+            case UInt8(ascii: "&"): escape = "&amp;"
+            case UInt8(ascii: "<"): escape = "&lt;"
+            case UInt8(ascii: ">"): escape = "&gt;"
+            case UInt8(ascii: "\""): escape = "&quot;"
+            case UInt8(ascii: "'"): escape = "&#39;"
+            default: continue
             }
-            write(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[runStart...]))
+            write(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[runStart..<index]))
+            write(escape)
+            runStart = index + 1
         }
+        write(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[runStart...]))
     }
 
     mutating func append(_ byte: UInt8) {

@@ -86,7 +86,7 @@ private struct Page {
         var markup = 0
         var titles = 0
         outline.forEachNode { node in
-            let text = node.id.utf8.count + node.title.utf8.count
+            let text = node.idSizeEstimate + node.title.utf8.count
             titles += node.title.utf8.count
             markup += node.isCollapsible ? 240 + 2 * text : 50 + text
         }
@@ -108,12 +108,12 @@ private struct Page {
         for node in nodes {
             let level = depth + offset
             guard node.isCollapsible else {
-                heading(node.title, level: level, id: node.id, className: "outline-leaf", into: &html)
+                heading(node.title, level: level, idOf: node, className: "outline-leaf", into: &html)
                 continue
             }
-            heading(node.title, level: level, id: nil, className: "outline-heading", into: &html)
+            heading(node.title, level: level, idOf: nil, className: "outline-heading", into: &html)
             html.write("<details id=\"" as StaticString)
-            html.write(escaping: node.id)
+            node.withIdUTF8 { html.write(escaping: $0) }
             html.write("\"" as StaticString)
             if options.accordion {
                 html.write(" name=\"" as StaticString)
@@ -126,25 +126,25 @@ private struct Page {
             html.write("\">" as StaticString)
             html.write(escaping: node.title)
             html.write("</span><a class=\"outline-permalink\" href=\"#" as StaticString)
-            html.write(escaping: node.id)
+            node.withIdUTF8 { html.write(escaping: $0) }
             html.write("\" aria-label=\"Link to this section\">#</a></summary>\n" as StaticString)
             node.appendBodyHTML(unsafe: options.unsafe, links: links, to: &html)
-            write(node.children, depth: depth + 1, offset: offset, group: node.id, into: &html)
+            write(node.children, depth: depth + 1, offset: offset, group: options.accordion ? node.id : "", into: &html)
             html.write("</details>\n" as StaticString)
         }
     }
 
     /// `<hN>` up to h6, then `<div role="heading" aria-level="N">`.
-    private func heading(_ title: String, level: Int, id: String?, className: StaticString, into html: inout ByteBuffer) {
+    private func heading(_ title: String, level: Int, idOf node: OutlineNode?, className: StaticString, into html: inout ByteBuffer) {
         if level <= 6 {
             html.write("<h" as StaticString)
             html.append(UInt8(ascii: "0") + UInt8(level))
         } else {
             html.write("<div role=\"heading\" aria-level=\"\(level)\"")
         }
-        if let id {
+        if let node {
             html.write(" id=\"" as StaticString)
-            html.write(escaping: id)
+            node.withIdUTF8 { html.write(escaping: $0) }
             html.write("\"" as StaticString)
         }
         html.write(" class=\"" as StaticString)
@@ -192,7 +192,7 @@ enum TableOfContents {
 
     private static func link(_ node: OutlineNode, into html: inout ByteBuffer) {
         html.write("<a href=\"#" as StaticString)
-        html.write(escaping: node.id)
+        node.withIdUTF8 { html.write(escaping: $0) }
         html.write("\">" as StaticString)
         html.write(escaping: node.title)
         html.write("</a>" as StaticString)

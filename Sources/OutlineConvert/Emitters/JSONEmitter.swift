@@ -76,7 +76,7 @@ struct JSONEmitter: OutlineWriter {
             // Written piece by piece: no string is built per node but the strings themselves.
             // (Fields read in place: `let node = nodes[index]` would retain each of them.)
             json.write(level.open)
-            Self.quote(nodes[index].id, into: &json)
+            nodes[index].withIdUTF8 { Self.quote($0, into: &json) }
             json.write(level.afterID)
             Self.quote(nodes[index].title, into: &json)
             json.write(nodes[index].isCollapsed ? level.afterTitle.collapsed : level.afterTitle.expanded)
@@ -96,7 +96,7 @@ struct JSONEmitter: OutlineWriter {
         var size = outline.bodyStorage.count + 4096
         func add(_ nodes: [OutlineNode], indent: Int) {
             for node in nodes {
-                size += 100 + 7 * indent + node.id.utf8.count + node.title.utf8.count + node.bodyStorage.count * 9 / 8
+                size += 100 + 7 * indent + node.idSizeEstimate + node.title.utf8.count + node.bodyStorage.count * 9 / 8
                 add(node.children, indent: min(indent + 4, maxIndent))
             }
         }

@@ -59,7 +59,7 @@ struct MarkdownEmitter: OutlineWriter {
     /// The pieces of the node's `{…}` block: id, classes, pairs (each readable by the reader).
     private func attributeBlock(_ node: OutlineNode, depth: Int, warnings: inout WriterWarnings) -> [String] {
         var pieces: [String] = []
-        if node.id != IdentifierAssigner.slug(node.title) {
+        if !node.idIsSlugOfTitle && node.id != IdentifierAssigner.slug(node.title) {
             if Self.isAttributeWord(node.id) {
                 pieces.append("#" + node.id)
             } else {

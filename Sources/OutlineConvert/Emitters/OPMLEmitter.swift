@@ -49,7 +49,9 @@ struct OPMLEmitter: OutlineWriter {
             xml.write(indent + "<outline")
             var replaced = XMLText.appendAttribute("text", Self.htmlEscaped(node.title), to: &xml)
             // As outliners write it: an id only where reading the title back would give another.
-            if node.id != IdentifierAssigner.slug(node.title) { replaced = XMLText.appendAttribute("id", node.id, to: &xml) || replaced }
+            if !node.idIsSlugOfTitle && node.id != IdentifierAssigner.slug(node.title) {
+                replaced = XMLText.appendAttribute("id", node.id, to: &xml) || replaced
+            }
             if !node.body.isEmpty { replaced = XMLText.appendAttribute("_note", node.body, to: &xml) || replaced }
             for (name, value) in warnings.writable(
                 node.attributes, of: node, reserved: Self.reservedNode, isName: XMLText.isName, what: "an XML name")

@@ -1,17 +1,25 @@
 /// One section of an outline: a heading, a section dict or element, or an item.
 public struct OutlineNode: Equatable, Sendable {
-    // (Stored in this order, a node takes 88 bytes: the 17 of the body, then the state and
-    // the 32-bit line in the rest of its last word. A large outline is mostly nodes.)
+    // (Stored in this order, a node takes 88 bytes: the 17 of the body, then the state, the
+    // id flag and the 32-bit line in the rest of its last word. A large outline is mostly
+    // nodes.)
     /// The body as kept: Markdown input keeps its slice of the source, made a `String`
     /// only for a writer that asks for the text (HTML and text render `blocks`).
     var bodyStorage: BodyStorage
     /// Initial state: `nil` while the source says nothing, so that the collapse rules decide.
     public var collapsed: Bool?
+    /// Whether the id is the title's slug, made when asked instead of kept (most ids are:
+    /// an outline of 66,000 nodes kept 3.4 MB of them). See `id`.
+    private var idIsTitleSlug = false
     private var storedLine: Int32
     /// Plain-text title; never empty.
-    public var title: String
-    /// Anchor, unique in the document once ids are assigned ("" until then, unless explicit).
-    public var id: String
+    public var title: String {
+        didSet {
+            // An id given as the title's slug stays what it was.
+            if idIsTitleSlug { id = IdentifierAssigner.slug(oldValue) }
+        }
+    }
+    private var storedId: String
     /// The body already parsed (Markdown input: its blocks in the whole document's tree),
     /// so that it is rendered without parsing it again; dropped when `body` changes.
     var blocks: BodyBlocks?
@@ -19,6 +27,36 @@ public struct OutlineNode: Equatable, Sendable {
     public var children: [OutlineNode]
     /// Extra classes (key `class`, space-separated) and `key=value` pairs from the source.
     public var attributes: [String: String]
+
+    /// Anchor, unique in the document once ids are assigned ("" until then, unless explicit).
+    public var id: String {
+        get { idIsTitleSlug ? IdentifierAssigner.slug(title) : storedId }
+        set {
+            storedId = newValue
+            idIsTitleSlug = false
+        }
+    }
+
+    /// Calls `body` with the id's UTF-8 bytes (a slug is made in a temporary buffer, not
+    /// as a `String`: writers put every id out).
+    func withIdUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        guard !idIsTitleSlug else { return IdentifierAssigner.withSlug(of: title, body) }
+        var id = storedId
+        return id.withUTF8(body)
+    }
+
+    /// Whether the id is the title's slug (`IdentifierAssigner.slug`) without being kept.
+    var idIsSlugOfTitle: Bool { idIsTitleSlug }
+
+    /// Makes the id the title's slug, which the caller has made sure is free.
+    mutating func useSlugOfTitleAsId() {
+        storedId = ""
+        idIsTitleSlug = true
+    }
+
+    /// The id's length in UTF-8 bytes, or about it (a slug is at most about as long as its
+    /// title), without making it.
+    var idSizeEstimate: Int { idIsTitleSlug ? title.utf8.count : storedId.utf8.count }
 
     /// Where the node starts in its source (line, 1-based), for messages; 0 when unknown.
     public var line: Int {
@@ -40,7 +78,7 @@ public struct OutlineNode: Equatable, Sendable {
         children: [OutlineNode] = [], attributes: [String: String] = [:], line: Int = 0
     ) {
         self.title = title
-        self.id = id
+        self.storedId = id
         self.collapsed = collapsed
         self.bodyStorage = .text(body)
         self.children = children
@@ -54,6 +92,12 @@ public struct OutlineNode: Equatable, Sendable {
 
     /// A node with neither body nor children renders as a plain entry, never as `<details>`.
     public var isCollapsible: Bool { !bodyStorage.isEmpty || !children.isEmpty }
+
+    /// Equal as seen from outside: however the id is kept, and whatever blocks are cached.
+    public static func == (lhs: OutlineNode, rhs: OutlineNode) -> Bool {
+        lhs.title == rhs.title && lhs.id == rhs.id && lhs.collapsed == rhs.collapsed && lhs.line == rhs.line
+            && lhs.bodyStorage == rhs.bodyStorage && lhs.attributes == rhs.attributes && lhs.children == rhs.children
+    }
 }
 
 /// A body's text, or the bytes of the source it was read from (valid UTF-8).

@@ -28,11 +28,15 @@ enum CollapseRules {
         let named = options.expand.union(options.collapse)
         var seen: Set<String> = []
         outline.mapNodes { node, depth in
-            if named.contains(node.id) { seen.insert(node.id) }
-            if options.expand.contains(node.id) {
-                node.collapsed = false
-            } else if options.collapse.contains(node.id) {
-                node.collapsed = true
+            // (Most ids are made from the title when read: only when a rule names one.)
+            if !named.isEmpty {
+                let id = node.id
+                if named.contains(id) { seen.insert(id) }
+                if options.expand.contains(id) {
+                    node.collapsed = false
+                } else if options.collapse.contains(id) {
+                    node.collapsed = true
+                }
             }
             if let all = options.all, node.isCollapsible {
                 node.collapsed = !all

@@ -4,7 +4,7 @@
 struct IdentifierAssigner {
     /// Every explicit id from the start (so that no slug takes one, wherever it is), and
     /// every id given so far.
-    private var used: Set<String> = []
+    private var used: UsedIdentifiers
     /// The nodes (by pre-order number) whose explicit id an earlier node has already.
     private var repeated: Set<Int> = []
     private var ordinal = 0
@@ -16,24 +16,30 @@ struct IdentifierAssigner {
 
     /// Assigns the ids of `outline`'s nodes in place.
     static func assign(_ outline: inout Outline, file: String) -> [Diagnostic] {
-        var assigner = IdentifierAssigner(file: file)
-        // Counted first, so that the set does not grow (and rehash) on the way.
+        // Counted first, so that the set does not grow (and copy itself) on the way.
         var count = 0
-        outline.forEachNode { _ in count += 1 }
-        assigner.used.reserveCapacity(count)
+        var bytes = 0
+        outline.forEachNode { node in
+            count += 1
+            bytes += node.idSizeEstimate == 0 ? node.title.utf8.count : node.idSizeEstimate
+        }
+        var assigner = IdentifierAssigner(file: file, used: UsedIdentifiers(capacity: count, bytes: bytes))
         // The explicit ids, each to the first node that states it.
         var ordinal = 0
         outline.forEachNode { node in
             defer { ordinal += 1 }
             guard !node.id.isEmpty else { return }
             let id = Self.cleaned(node.id)
-            if !id.isEmpty && !assigner.used.insert(id).inserted { assigner.repeated.insert(ordinal) }
+            if !id.isEmpty && !assigner.used.insert(id) { assigner.repeated.insert(ordinal) }
         }
         outline.mapNodes { assigner.assign(&$0) }
         return assigner.warnings
     }
 
-    private init(file: String) { self.file = file }
+    private init(file: String, used: UsedIdentifiers) {
+        self.file = file
+        self.used = used
+    }
 
     private mutating func assign(_ node: inout OutlineNode) {
         defer { ordinal += 1 }
@@ -47,14 +53,12 @@ struct IdentifierAssigner {
                         SourceLocation(file: file, line: node.line), "duplicate id '\(Quote.snippet(explicit))'; this one is renamed"))
                 node.id = unique(explicit)
             }
+        } else if Self.withSlug(of: node.title, { used.insert($0) }) {
+            node.useSlugOfTitleAsId()  // (not kept: made from the title when written)
         } else {
-            let slug = Self.slug(node.title)
-            node.id = take(slug) ? slug : unique(slug)
+            node.id = unique(Self.slug(node.title))
         }
     }
-
-    /// Marks `id` used; false if it already was.
-    private mutating func take(_ id: String) -> Bool { used.insert(id).inserted }
 
     /// The first of `base-1`, `base-2`, … that is not used, now used. (The next suffix is
     /// read and updated in one look-up: documents repeat titles by the thousand.)
@@ -62,7 +66,7 @@ struct IdentifierAssigner {
         Self.firstFree(base, from: &nextSuffix[base, default: 1], in: &used)
     }
 
-    private static func firstFree(_ base: String, from suffix: inout Int, in used: inout Set<String>) -> String {
+    private static func firstFree(_ base: String, from suffix: inout Int, in used: inout UsedIdentifiers) -> String {
         while true {
             var candidate = String()
             candidate.reserveCapacity(base.utf8.count + 8)
@@ -70,17 +74,25 @@ struct IdentifierAssigner {
             candidate += "-"
             candidate += String(suffix)
             suffix += 1
-            if used.insert(candidate).inserted { return candidate }
+            if used.insert(candidate) { return candidate }
         }
     }
 
     /// Like GitHub: lowercase, spaces to `-`, punctuation other than `-` and `_` dropped.
     static func slug(_ title: String) -> String {
-        var title = title
-        let ascii: String? = title.withUTF8 { utf8 in
-            // ASCII titles (most of them) without Unicode property look-ups.
-            guard utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
-            let slug = String(unsafeUninitializedCapacity: utf8.count) { slug in
+        withSlug(of: title) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Calls `body` with the UTF-8 bytes of `slug(title)`; an ASCII title (most of them)
+    /// is slugged into a temporary buffer, without Unicode property look-ups.
+    static func withSlug<Result>(of title: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        var utf8Title = title
+        return utf8Title.withUTF8 { utf8 in
+            guard utf8.allSatisfy({ $0 < 0x80 }) else {
+                var slug = unicodeSlug(title)
+                return slug.withUTF8(body)
+            }
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(utf8.count, 7)) { slug in
                 var count = 0
                 for byte in utf8 {
                     switch byte {
@@ -93,11 +105,16 @@ struct IdentifierAssigner {
                     }
                     count += 1
                 }
-                return count
+                guard count > 0 else {
+                    var nothingKept = "section"
+                    return nothingKept.withUTF8(body)
+                }
+                return body(UnsafeBufferPointer(rebasing: slug[..<count]))
             }
-            return slug.isEmpty ? "section" : slug
         }
-        if let ascii { return ascii }
+    }
+
+    private static func unicodeSlug(_ title: String) -> String {
         var slug = ""
         for character in title.lowercased() {
             if character == " " {
