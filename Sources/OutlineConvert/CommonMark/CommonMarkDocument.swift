@@ -32,6 +32,8 @@ final class CommonMarkDocument {
     private var blockNodes: [OpaquePointer?]
     /// Blocks discarded since freed memory was last given back to the system.
     private var discardedSinceTrim = 0
+    /// Whether headings are freed once read (see `doneWithHeading`).
+    private let headingsAreDense: Bool
     /// Whether the tree's line numbers are the source file's (Markdown input), so that a
     /// link can be placed exactly; not for bodies of another format parsed together.
     var sourceLines = true
@@ -51,19 +53,22 @@ final class CommonMarkDocument {
         // cmark returns NULL only when out of memory.
         guard let parsed else { fatalError("cmark could not allocate a document") }
         root = parsed
-        blockNodes = Self.groupingBodies(of: parsed)
+        var headings = 0
+        blockNodes = Self.groupingBodies(of: parsed, headings: &headings)
+        headingsAreDense = headings > bytes.count / Self.denseHeadingBytes
     }
 
     /// The top-level blocks, each run of blocks between two headings moved under one
     /// container (see `group`) as they are met: the walk is the one time each block is read
     /// before rendering (after parsing a large document, a block is a cache miss at least).
-    private static func groupingBodies(of root: OpaquePointer) -> [OpaquePointer?] {
+    private static func groupingBodies(of root: OpaquePointer, headings: inout Int) -> [OpaquePointer?] {
         var blocks: [OpaquePointer?] = []
         var run: (first: OpaquePointer, container: OpaquePointer?)?
         var next = cmark_node_first_child(root)
         while let block = next {
             next = cmark_node_next(block)
             guard cmark_node_get_type(block) != CMARK_NODE_HEADING else {
+                headings += 1
                 run = nil
                 blocks.append(block)
                 continue
@@ -101,13 +106,15 @@ final class CommonMarkDocument {
             heading: Heading(level: Int(cmark_node_get_heading_level(node)), parts: Self.titleParts(of: node)))
     }
 
-    /// Frees top-level block `index` now: a heading, once read, is never rendered from the
-    /// tree, and a document of a million headings need not hold them twice. Every
-    /// `trimInterval` blocks, the pages they freed go back to the system: otherwise they
-    /// stay with the process while the outline grows beside them (a million headings
-    /// peaked at 1.5× cmark's memory; trimmed, 1.2×).
-    func discardBlock(_ index: Int) {
-        guard let node = blockNodes[index] else { return }
+    /// Says that heading `index` has been read: it is never rendered from the tree. In a
+    /// document that is mostly headings (more than one per `denseHeadingBytes` bytes) it is
+    /// freed now, so that a million headings are not held twice; every `trimInterval`
+    /// of them, the pages they freed go back to the system, or they would stay with the
+    /// process while the outline grows beside them (a million headings peaked at 1.5×
+    /// cmark's memory; freed and trimmed, 1.2×). Other documents keep their headings:
+    /// they add at most a tenth to the peak, and freeing them cost 1.3% of the time.
+    func doneWithHeading(_ index: Int) {
+        guard headingsAreDense, let node = blockNodes[index] else { return }
         cmark_node_unlink(node)
         cmark_node_free(node)
         blockNodes[index] = nil
@@ -119,6 +126,9 @@ final class CommonMarkDocument {
     }
 
     private static let trimInterval = 65_536
+
+    /// See `doneWithHeading`: a heading and its text take about 400 bytes of cmark's.
+    private static let denseHeadingBytes = 512
 
     /// Moves the top-level blocks in `range` under one container (a custom block with no
     /// markup of its own, which renders as exactly its children), so that a body renders in
@@ -203,16 +213,33 @@ final class CommonMarkDocument {
 
     // MARK: - Headings
 
+    /// The heading's inline content in document order (pre-order, by the nodes' own links:
+    /// an iterator is an allocation per heading, and a document may have a million).
     private static func titleParts(of heading: OpaquePointer) -> [TitlePart] {
         var parts: [TitlePart] = []
-        walk(heading) { node, entering in
-            guard entering else { return }
+        var next = cmark_node_first_child(heading)
+        while let node = next {
             switch cmark_node_get_type(node) {
             case CMARK_NODE_TEXT: parts.append(.text(literal(node)))
             case CMARK_NODE_CODE: parts.append(.code(literal(node)))
             case CMARK_NODE_HTML_INLINE: parts.append(.html(literal(node)))
             case CMARK_NODE_SOFTBREAK, CMARK_NODE_LINEBREAK: parts.append(.lineBreak)
             default: break
+            }
+            // Down to the first child, else on to the next sibling of this node or of the
+            // nearest ancestor below the heading that has one.
+            if let child = cmark_node_first_child(node) {
+                next = child
+                continue
+            }
+            var current: OpaquePointer? = node
+            next = nil
+            while let at = current, at != heading {
+                if let sibling = cmark_node_next(at) {
+                    next = sibling
+                    break
+                }
+                current = cmark_node_parent(at)
             }
         }
         return parts

@@ -70,7 +70,7 @@ public struct MarkdownParser: OutlineReader {
                     attributes: attributes, line: block.startLine),
                 level: level, foldAll: markers.foldAll)
             bodyStart = (source.headingEndLine(block) + 1, index + 1)
-            document.discardBlock(index)
+            document.doneWithHeading(index)
         }
         endBody(beforeLine: source.count + 1, block: document.blockCount)
 
@@ -97,7 +97,7 @@ private struct TreeBuilder {
 
     init(source: [UInt8]) { self.source = source }
 
-    mutating func open(_ node: OutlineNode, level: Int, foldAll: Bool) {
+    mutating func open(_ node: consuming OutlineNode, level: Int, foldAll: Bool) {
         while let top = stack.last, top.level >= level { closeTop() }
         stack.append((level, node, foldAll))
     }
@@ -115,9 +115,9 @@ private struct TreeBuilder {
     }
 
     private mutating func closeTop() {
-        guard var top = stack.popLast() else { return }
-        if top.foldAll { top.node = Self.foldingAll(top.node) }
-        if stack.isEmpty { roots.append(top.node) } else { stack[stack.count - 1].node.children.append(top.node) }
+        guard let (_, popped, foldAll) = stack.popLast() else { return }
+        let node = foldAll ? Self.foldingAll(popped) : popped
+        if stack.isEmpty { roots.append(node) } else { stack[stack.count - 1].node.children.append(node) }
     }
 
     private static func foldingAll(_ node: OutlineNode) -> OutlineNode {

@@ -140,10 +140,13 @@ extension Outline {
     func forEachNode(_ body: (OutlineNode) -> Void) {
         // Recursion is bounded: every reader limits nesting (Markdown headings to 6 levels).
         func visit(_ nodes: [OutlineNode]) {
-            // By index: `for node in nodes` would copy every node (a retain per field).
-            for index in nodes.indices {
-                body(nodes[index])
-                visit(nodes[index].children)
+            // A buffer's element in place: `for node in nodes`, or an array's `nodes[index]`
+            // handed to a closure, copies every node (a retain and a release per field).
+            nodes.withUnsafeBufferPointer { nodes in
+                for index in nodes.indices {
+                    body(nodes[index])
+                    visit(nodes[index].children)
+                }
             }
         }
         visit(nodes)
