@@ -37,7 +37,8 @@ enum BodyRendering {
     /// The body as plain text, each non-blank line starting with `indent`.
     static func plainText(_ body: BodyStorage, blocks: BodyBlocks?, indent: String = "") -> [UInt8] {
         guard let (document, range, _) = source(body, blocks) else { return [] }
-        return document.plainText(ofBlocks: range, indent: indent)
+        // About the size of the text (the source less its syntax, plus indents): one buffer.
+        return document.plainText(ofBlocks: range, indent: indent, sizeHint: body.count + body.count / 8)
     }
 
     private static func source(_ body: BodyStorage, _ blocks: BodyBlocks?) -> (CommonMarkDocument, Range<Int>, Bool)? {

@@ -205,8 +205,8 @@ final class CommonMarkDocument {
     /// Plain text of the blocks in `range`, every non-blank line starting with `indent`: no
     /// Markdown syntax; lists keep a bullet or number, block quotes and list items are
     /// indented, code keeps its lines, raw HTML is dropped.
-    func plainText(ofBlocks range: Range<Int>, indent: String) -> [UInt8] {
-        var writer = PlainTextWriter(indent: indent)
+    func plainText(ofBlocks range: Range<Int>, indent: String, sizeHint: Int = 0) -> [UInt8] {
+        var writer = PlainTextWriter(indent: indent, sizeHint: sizeHint)
         for case let node? in blockNodes[range] { writer.write(node) }
         return writer.finish()
     }
@@ -300,7 +300,10 @@ private struct PlainTextWriter {
     /// The text of the paragraph or heading being read.
     private var inline: [UInt8] = []
 
-    init(indent: String) { self.indent = Array(indent.utf8) }
+    init(indent: String, sizeHint: Int) {
+        self.indent = Array(indent.utf8)
+        output.reserveCapacity(sizeHint)
+    }
 
     mutating func write(_ node: OpaquePointer) {
         CommonMarkDocument.walk(node) { node, entering in handle(node, entering: entering) }

@@ -57,6 +57,7 @@ struct ByteBuffer {
     mutating func write(escaping bytes: UnsafeBufferPointer<UInt8>) {
         var runStart = 0
         for (index, byte) in bytes.enumerated() {
+            if byte > UInt8(ascii: ">") { continue }  // letters and most of UTF-8: the common case
             let escape: StaticString
             switch byte {
             case UInt8(ascii: "&"): escape = "&amp;"

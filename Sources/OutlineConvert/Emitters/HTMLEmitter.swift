@@ -105,8 +105,10 @@ private struct Page {
     }
 
     private func write(_ nodes: [OutlineNode], depth: Int, offset: Int, group: String, into html: inout ByteBuffer) {
-        for node in nodes {
+        // (By index: `for node in nodes` copies every node, a retain and a release per field.)
+        for index in nodes.indices {
             let level = depth + offset
+            let node = nodes[index]
             guard node.isCollapsible else {
                 heading(node.title, level: level, idOf: node, className: "outline-leaf", into: &html)
                 continue

@@ -26,7 +26,9 @@ struct TextEmitter: OutlineWriter {
     }
 
     private func write(_ nodes: [OutlineNode], ascii: Bool, indent: String, into text: inout ByteBuffer) {
-        for node in nodes {
+        // (By index: `for node in nodes` copies every node, a retain and a release per field.)
+        for index in nodes.indices {
+            let node = nodes[index]
             let marker: StaticString = !node.isCollapsible ? (ascii ? "* " : "• ") : node.isCollapsed ? (ascii ? "+ " : "▸ ") : (ascii ? "- " : "▾ ")
             text.write(indent)
             text.write(marker)
@@ -44,7 +46,9 @@ struct TextEmitter: OutlineWriter {
     }
 
     private static func oneLine(_ title: String) -> String {
-        title.utf8.contains(where: { $0 == 10 || $0 == 13 }) ? title.split(whereSeparator: \.isNewline).joined(separator: " ") : title
+        var utf8 = title
+        let hasLineBreak = utf8.withUTF8 { $0.contains { $0 == 10 || $0 == 13 } }  // (a buffer: `utf8` is slow)
+        return hasLineBreak ? title.split(whereSeparator: \.isNewline).joined(separator: " ") : title
     }
 
 }
