@@ -28,7 +28,7 @@ let package = Package(
         // allocator interposition needs the runtime's libraries shared.)
         .executableTarget(
             name: "outline-render",
-            dependencies: ["OutlineConvert", "CCmark"],  // (CCmark for malloc.h: see main.swift)
+            dependencies: ["OutlineConvert"],
             linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]),
         .testTarget(
             name: "OutlineConvertTests",

@@ -1,7 +1,6 @@
 #ifndef CCMARK_SHIM_H
 #define CCMARK_SHIM_H
 #include <cmark.h>
-/* malloc_trim: freed cmark nodes go back to the system (CommonMarkDocument.doneWithHeading);
-   mallopt: the tool tunes the allocator for cmark (outline-render's main.swift). */
+/* malloc_trim: freed cmark nodes go back to the system (CommonMarkDocument.doneWithHeading). */
 #include <malloc.h>
 #endif

@@ -86,9 +86,9 @@ import Testing
     }
 
     @Test func usedIdsAgreeWithASetOfStrings() {
-        // Growth past the size asked for, ids longer than one and two length bytes,
-        // non-ASCII, and the empty id: the answers must be those of `Set<String>`.
-        var used = UsedIdentifiers(capacity: 1, bytes: 0)
+        // Growth past the size asked for, long ids, non-ASCII, the empty id, and titles
+        // kept for their slugs: the answers must be those of `Set<String>`.
+        var used = UsedIdentifiers(capacity: 1)
         var oracle: Set<String> = []
         var generator = SystemRandomNumberGenerator()
         let pieces = ["a", "b", "-", "é", "1", "_"]
@@ -99,7 +99,13 @@ import Testing
                 case 1: String(repeating: "ab", count: 100) + String(round % 7)  // two
                 default: (0..<Int.random(in: 0...6, using: &generator)).map { _ in pieces.randomElement(using: &generator) ?? "" }.joined()
                 }
-            #expect(used.insert(id) == oracle.insert(id).inserted, "\(id.prefix(40))")
+            if round % 3 == 0 {
+                // A title stands for its slug.
+                let title = id.uppercased() + "!"
+                #expect(used.insert(slugOf: title) == oracle.insert(IdentifierAssigner.slug(title)).inserted, "\(title.prefix(40))")
+            } else {
+                #expect(used.insert(id) == oracle.insert(id).inserted, "\(id.prefix(40))")
+            }
         }
         #expect(oracle.count > 1_000)
     }

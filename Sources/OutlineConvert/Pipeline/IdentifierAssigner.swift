@@ -18,12 +18,8 @@ struct IdentifierAssigner {
     static func assign(_ outline: inout Outline, file: String) -> [Diagnostic] {
         // Counted first, so that the set does not grow (and copy itself) on the way.
         var count = 0
-        var bytes = 0
-        outline.forEachNode { node in
-            count += 1
-            bytes += node.idSizeEstimate == 0 ? node.title.utf8.count : node.idSizeEstimate
-        }
-        var assigner = IdentifierAssigner(file: file, used: UsedIdentifiers(capacity: count, bytes: bytes))
+        outline.forEachNode { _ in count += 1 }
+        var assigner = IdentifierAssigner(file: file, used: UsedIdentifiers(capacity: count))
         // The explicit ids, each to the first node that states it.
         var ordinal = 0
         outline.forEachNode { node in
@@ -53,7 +49,7 @@ struct IdentifierAssigner {
                         SourceLocation(file: file, line: node.line), "duplicate id '\(Quote.snippet(explicit))'; this one is renamed"))
                 node.id = unique(explicit)
             }
-        } else if Self.withSlug(of: node.title, { used.insert($0) }) {
+        } else if used.insert(slugOf: node.title) {
             node.useSlugOfTitleAsId()  // (not kept: made from the title when written)
         } else {
             node.id = unique(Self.slug(node.title))

@@ -1,57 +1,66 @@
-/// The ids given so far in one document, as bytes: all of them in one buffer, found
-/// through an open-addressing table. Most ids are slugs made on the fly and never kept as
-/// strings (see `OutlineNode.id`); a `Set<String>` of them took 5 MB for 66,000 nodes,
-/// this takes a third of that, and inserting makes no string.
+/// The ids given so far in one document. Most ids are slugs of titles, made on the fly and
+/// never kept (see `OutlineNode.id`): for those the set keeps the title (its storage is
+/// shared, not copied) and slugs it again to compare. A `Set<String>` of the ids took
+/// 5 MB for 66,000 nodes; this takes 1.7 MB, and inserting a slug makes no string.
 struct UsedIdentifiers {
-    /// Each id's length (LEB128) and bytes, one after another.
-    private var storage: [UInt8] = []
-    /// 0 when empty; else the id's offset in `storage` plus one in the low 40 bits, and
-    /// the top 24 bits of its hash above (compared first, so most probes read no bytes).
+    /// Each id, or the title it is the slug of (see `slots`).
+    private var entries: [String] = []
+    /// 0 when empty; else the entry's index plus one in the low 32 bits, bit 32 set when
+    /// the entry is a title, and 24 bits of the id's hash above (not those that place it;
+    /// compared first, so that most probes compare no text).
     private var slots: [UInt64]
-    private var count = 0
 
-    /// A set sized for `capacity` ids of `bytes` bytes in all (it grows past them if needed).
-    init(capacity: Int, bytes: Int) {
-        var size = 16
-        while size * 4 < capacity * 5 { size *= 2 }
-        slots = Array(repeating: 0, count: size)
-        storage.reserveCapacity(bytes + 2 * capacity)
+    /// A set sized for `capacity` ids (it grows past them if needed).
+    init(capacity: Int) {
+        slots = Array(repeating: 0, count: Self.slotCount(for: capacity))
+        entries.reserveCapacity(capacity)
     }
 
     /// Adds `id`; false if it was there already.
     mutating func insert(_ id: String) -> Bool {
-        var id = id
-        return id.withUTF8 { insert($0) }
+        var utf8 = id
+        return utf8.withUTF8 { insert($0, entry: id, isTitle: false) }
     }
 
-    /// Adds the id spelt by `bytes`; false if it was there already.
-    mutating func insert(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// Adds `IdentifierAssigner.slug(title)`; false if it was there already.
+    mutating func insert(slugOf title: String) -> Bool {
+        IdentifierAssigner.withSlug(of: title) { insert($0, entry: title, isTitle: true) }
+    }
+
+    private static let titleFlag: UInt64 = 1 << 32
+    private static let tagMask: UInt64 = ~(1 << 40 - 1)
+
+    private mutating func insert(_ bytes: UnsafeBufferPointer<UInt8>, entry: String, isTitle: Bool) -> Bool {
         let hash = Self.hash(bytes)
-        let tag = hash & ~Self.offsetMask
-        let mask = slots.count - 1
-        var index = Int(truncatingIfNeeded: hash) & mask
+        let tag = hash << 40
+        var index = start(hash)
         while slots[index] != 0 {
-            if slots[index] & ~Self.offsetMask == tag, self.bytes(at: Int(slots[index] & Self.offsetMask) - 1).elementsEqual(bytes) {
-                return false
-            }
-            index = (index + 1) & mask
+            if slots[index] & Self.tagMask == tag, self.entry(in: slots[index], equals: bytes) { return false }
+            index = index + 1 == slots.count ? 0 : index + 1
         }
-        slots[index] = tag | UInt64(storage.count + 1)
-        var length = bytes.count
-        while length >= 0x80 {
-            storage.append(UInt8(truncatingIfNeeded: length) | 0x80)
-            length >>= 7
-        }
-        storage.append(UInt8(length))
-        storage.append(contentsOf: bytes)
-        count += 1
-        if count * 5 > slots.count * 4 { grow() }
+        entries.append(entry)
+        slots[index] = tag | (isTitle ? Self.titleFlag : 0) | UInt64(entries.count)
+        if entries.count >= slots.count * 9 / 10 { grow() }
         return true
     }
 
-    private static let offsetMask: UInt64 = 1 << 40 - 1
+    /// Whether the id kept in `slot` is spelt `bytes`.
+    private func entry(in slot: UInt64, equals bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var entry = entries[Int(truncatingIfNeeded: slot & 0xFFFF_FFFF) - 1]
+        guard slot & Self.titleFlag == 0 else { return IdentifierAssigner.withSlug(of: entry) { $0.elementsEqual(bytes) } }
+        return entry.withUTF8 { $0.elementsEqual(bytes) }
+    }
 
-    /// The hash only places ids; which ids are equal is decided by their bytes, so the
+    /// A quarter more slots than ids (not rounded up to a power of two: for 66,000 ids,
+    /// 83,000 slots instead of 131,072).
+    private static func slotCount(for ids: Int) -> Int { max(16, ids + ids / 4 + 1) }
+
+    /// The slot where a probe for `hash` starts: the hash scaled to the slot count.
+    private func start(_ hash: UInt64) -> Int {
+        Int(truncatingIfNeeded: hash.multipliedFullWidth(by: UInt64(slots.count)).high)
+    }
+
+    /// The hash only places ids; which ids are equal is decided by their text, so the
     /// per-process seed of `Hasher` (flooding cannot make the table slow) never changes
     /// an outcome.
     private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
@@ -60,29 +69,17 @@ struct UsedIdentifiers {
         return UInt64(UInt(bitPattern: hasher.finalize()))
     }
 
-    /// The id stored at `offset`.
-    private func bytes(at offset: Int) -> ArraySlice<UInt8> {
-        var index = offset
-        var length = 0
-        var shift = 0
-        while storage[index] & 0x80 != 0 {
-            length |= Int(storage[index] & 0x7F) << shift
-            shift += 7
-            index += 1
-        }
-        length |= Int(storage[index]) << shift
-        return storage[(index + 1)..<(index + 1 + length)]
-    }
-
-    /// Twice the slots, every id placed again.
+    /// More slots, every id placed again.
     private mutating func grow() {
         let old = slots
-        slots = Array(repeating: 0, count: old.count * 2)
-        let mask = slots.count - 1
+        slots = Array(repeating: 0, count: Self.slotCount(for: 2 * entries.count))
         for slot in old where slot != 0 {
-            let hash = bytes(at: Int(slot & Self.offsetMask) - 1).withUnsafeBufferPointer(Self.hash)
-            var index = Int(truncatingIfNeeded: hash) & mask
-            while slots[index] != 0 { index = (index + 1) & mask }
+            var entry = entries[Int(truncatingIfNeeded: slot & 0xFFFF_FFFF) - 1]
+            let hash =
+                slot & Self.titleFlag != 0
+                ? IdentifierAssigner.withSlug(of: entry, Self.hash) : entry.withUTF8 { Self.hash($0) }
+            var index = start(hash)
+            while slots[index] != 0 { index = index + 1 == slots.count ? 0 : index + 1 }
             slots[index] = slot
         }
     }
