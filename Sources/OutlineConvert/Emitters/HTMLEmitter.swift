@@ -105,10 +105,8 @@ private struct Page {
     }
 
     private func write(_ nodes: [OutlineNode], depth: Int, offset: Int, group: String, into html: inout ByteBuffer) {
-        // (By index: `for node in nodes` copies every node, a retain and a release per field.)
-        for index in nodes.indices {
+        for node in nodes {
             let level = depth + offset
-            let node = nodes[index]
             guard node.isCollapsible else {
                 heading(node.title, level: level, idOf: node, className: "outline-leaf", into: &html)
                 continue

@@ -72,22 +72,20 @@ struct JSONEmitter: OutlineWriter {
         if levels.count <= depth { levels.append(Level(depth: depth)) }
         let level = levels[depth]
         json.write("[\n" as StaticString)
-        // Written piece by piece: no string is built per node but the strings themselves.
-        // (Nodes read in place, through a buffer: a node copied is a retain per field.)
-        nodes.withUnsafeBufferPointer { nodes in
-            for index in nodes.indices {
-                json.write(level.open)
-                nodes[index].withIdUTF8 { Self.quote($0, into: &json) }
-                json.write(level.afterID)
-                Self.quote(nodes[index].title, into: &json)
-                json.write(nodes[index].isCollapsed ? level.afterTitle.collapsed : level.afterTitle.expanded)
-                Self.quote(nodes[index].bodyStorage, into: &json)
-                json.write(",\n" as StaticString)
-                if !nodes[index].attributes.isEmpty { attributes(nodes[index].attributes, indent: level.inner, into: &json) }
-                json.write(level.children)
-                write(nodes[index].children, depth: depth + 1, levels: &levels, into: &json)
-                json.write(index == nodes.count - 1 ? level.close.last : level.close.other)
-            }
+        for index in nodes.indices {
+            // Written piece by piece: no string is built per node but the strings themselves.
+            // (Fields read in place: `let node = nodes[index]` would retain each of them.)
+            json.write(level.open)
+            nodes[index].withIdUTF8 { Self.quote($0, into: &json) }
+            json.write(level.afterID)
+            Self.quote(nodes[index].title, into: &json)
+            json.write(nodes[index].isCollapsed ? level.afterTitle.collapsed : level.afterTitle.expanded)
+            Self.quote(nodes[index].bodyStorage, into: &json)
+            json.write(",\n" as StaticString)
+            if !nodes[index].attributes.isEmpty { attributes(nodes[index].attributes, indent: level.inner, into: &json) }
+            json.write(level.children)
+            write(nodes[index].children, depth: depth + 1, levels: &levels, into: &json)
+            json.write(index == nodes.count - 1 ? level.close.last : level.close.other)
         }
         json.write(level.end)
     }

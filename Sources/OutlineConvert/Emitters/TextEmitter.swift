@@ -26,9 +26,7 @@ struct TextEmitter: OutlineWriter {
     }
 
     private func write(_ nodes: [OutlineNode], ascii: Bool, indent: String, into text: inout ByteBuffer) {
-        // (By index: `for node in nodes` copies every node, a retain and a release per field.)
-        for index in nodes.indices {
-            let node = nodes[index]
+        for node in nodes {
             let marker: StaticString = !node.isCollapsible ? (ascii ? "* " : "• ") : node.isCollapsed ? (ascii ? "+ " : "▸ ") : (ascii ? "- " : "▾ ")
             text.write(indent)
             text.write(marker)
