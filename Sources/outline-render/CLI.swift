@@ -1,6 +1,7 @@
 import Glibc
 import Dispatch
 import OutlineConvert
+import Synchronization
 
 /// One run of the command: reads the inputs, converts them, writes the outputs, and says
 /// how it went through the exit status (0 converted, 1 an input failed or `--check` found
@@ -11,6 +12,8 @@ struct CLI {
     let arguments: [String]
     /// Positions in `arguments` of those that were not UTF-8 (shown there with `\xNN`).
     let undecodable: Set<Int>
+    /// Set once an interrupt is being handled (see `Interruption`).
+    let interruption = Interruption()
 
     /// The command line as the process received it: bytes, which need not be UTF-8.
     init(rawArguments: [[UInt8]]) {
@@ -57,7 +60,9 @@ struct CLI {
         // Interrupts are watched from the first temporary file on (before it, a signal has
         // nothing to remove and ends the run as usual): the watcher is a thread, and in a
         // process with two threads every malloc takes a lock, which cost a one-file run 3%.
-        let temporaries = TemporaryFiles { Self.removeTemporariesOnInterrupt($0, reporter: reporter) }
+        let temporaries = TemporaryFiles { [interruption] in
+            Self.removeTemporariesOnInterrupt($0, reporter: reporter, interruption: interruption)
+        }
         Self.unblockInterrupts()
         for name in parsed.undecodableInputs {
             reporter.error(.io(path: name, "the name is not valid UTF-8; rename the file"))
@@ -224,13 +229,16 @@ struct CLI {
     /// exit with 128 + the signal's number (130, 143, 129), as shells report a killed command.
     /// Returns once the watch is on (a source is registered on libdispatch's own thread; a
     /// signal that came before would be lost).
-    private static func removeTemporariesOnInterrupt(_ temporaries: TemporaryFiles, reporter: Reporter) -> [AnyObject] {
+    private static func removeTemporariesOnInterrupt(
+        _ temporaries: TemporaryFiles, reporter: Reporter, interruption: Interruption
+    ) -> [AnyObject] {
         let registered = DispatchSemaphore(value: 0)
         let sources = [SIGINT, SIGTERM, SIGHUP].map { number -> AnyObject in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             // (Weak: the registry keeps the sources.)
             source.setEventHandler { [weak temporaries] in
+                interruption.begin()
                 temporaries?.removeAll()
                 reporter.clearProgress()
                 printError("outline-render: interrupted")
@@ -264,4 +272,20 @@ func readText(_ path: String) throws -> String {
         throw ConversionError.malformed(SourceLocation(file: path), "the file is not valid UTF-8")
     }
     return text
+}
+
+/// Whether an interrupt is being handled. Its handler removes the temporary files, then
+/// ends the process with 128 + the signal; meanwhile the conversion may fail for want of
+/// the file just removed, and its exit (status 1) must not come first: the main thread
+/// leaves the exit to the handler (`waitIfBegun`).
+final class Interruption: Sendable {
+    private let begun = Atomic<Bool>(false)
+
+    func begin() { begun.store(true, ordering: .sequentiallyConsistent) }
+
+    /// Never returns once an interrupt is being handled: its handler ends the process.
+    func waitIfBegun() {
+        guard begun.load(ordering: .sequentiallyConsistent) else { return }
+        while true { pause() }
+    }
 }

@@ -3,4 +3,7 @@ import Glibc
 let rawArguments = (1..<Int(CommandLine.argc)).map { index in
     CommandLine.unsafeArgv[index].map { Array(UnsafeRawBufferPointer(start: $0, count: strlen($0))) } ?? []
 }
-exit(CLI(rawArguments: rawArguments).run())
+let cli = CLI(rawArguments: rawArguments)
+let status = cli.run()
+cli.interruption.waitIfBegun()
+exit(status)
