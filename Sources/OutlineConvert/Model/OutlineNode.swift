@@ -10,13 +10,13 @@ public struct OutlineNode: Equatable, Sendable {
     public var collapsed: Bool?
     /// Whether the id is the title's slug, made when asked instead of kept (most ids are:
     /// an outline of 66,000 nodes kept 3.4 MB of them). See `id`.
-    private var idIsTitleSlug = false
+    private(set) var idIsSlugOfTitle = false
     private var storedLine: Int32
     /// Plain-text title; never empty.
     public var title: String {
         didSet {
             // An id given as the title's slug stays what it was.
-            if idIsTitleSlug { id = IdentifierAssigner.slug(oldValue) }
+            if idIsSlugOfTitle { id = IdentifierAssigner.slug(oldValue) }
         }
     }
     private var storedId: String
@@ -30,33 +30,30 @@ public struct OutlineNode: Equatable, Sendable {
 
     /// Anchor, unique in the document once ids are assigned ("" until then, unless explicit).
     public var id: String {
-        get { idIsTitleSlug ? IdentifierAssigner.slug(title) : storedId }
+        get { idIsSlugOfTitle ? IdentifierAssigner.slug(title) : storedId }
         set {
             storedId = newValue
-            idIsTitleSlug = false
+            idIsSlugOfTitle = false
         }
     }
 
     /// Calls `body` with the id's UTF-8 bytes (a slug is made in a temporary buffer, not
     /// as a `String`: writers put every id out).
     func withIdUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        guard !idIsTitleSlug else { return IdentifierAssigner.withSlug(of: title, body) }
+        guard !idIsSlugOfTitle else { return IdentifierAssigner.withSlug(of: title, body) }
         var id = storedId
         return id.withUTF8(body)
     }
 
-    /// Whether the id is the title's slug (`IdentifierAssigner.slug`) without being kept.
-    var idIsSlugOfTitle: Bool { idIsTitleSlug }
-
     /// Makes the id the title's slug, which the caller has made sure is free.
     mutating func useSlugOfTitleAsId() {
         storedId = ""
-        idIsTitleSlug = true
+        idIsSlugOfTitle = true
     }
 
     /// The id's length in UTF-8 bytes, or about it (a slug is at most about as long as its
     /// title), without making it.
-    var idSizeEstimate: Int { idIsTitleSlug ? title.utf8.count : storedId.utf8.count }
+    var idSizeEstimate: Int { idIsSlugOfTitle ? title.utf8.count : storedId.utf8.count }
 
     /// Where the node starts in its source (line, 1-based), for messages; 0 when unknown.
     public var line: Int {

@@ -102,7 +102,7 @@ struct IdentifierAssigner {
                     count += 1
                 }
                 guard count > 0 else {
-                    var nothingKept = "section"
+                    var nothingKept = untitledSlug
                     return nothingKept.withUTF8(body)
                 }
                 return body(UnsafeBufferPointer(rebasing: slug[..<count]))
@@ -119,8 +119,11 @@ struct IdentifierAssigner {
                 slug.append(character)
             }
         }
-        return slug.isEmpty ? "section" : slug
+        return slug.isEmpty ? untitledSlug : slug
     }
+
+    /// The slug of a title that keeps nothing (`!!!`).
+    private static let untitledSlug = "section"
 
     /// An HTML id has no white space.
     private static func cleaned(_ id: String) -> String {
@@ -136,8 +139,8 @@ extension Outline {
     func forEachNode(_ body: (OutlineNode) -> Void) {
         // Recursion is bounded: every reader limits nesting (Markdown headings to 6 levels).
         func visit(_ nodes: [OutlineNode]) {
-            // A buffer's element in place: `for node in nodes`, or an array's `nodes[index]`
-            // handed to a closure, copies every node (a retain and a release per field).
+            // A buffer's element in place: an array's `nodes[index]` handed to a closure was
+            // copied (a retain and a release per field), as `for node in nodes` copies.
             nodes.withUnsafeBufferPointer { nodes in
                 for index in nodes.indices {
                     body(nodes[index])
