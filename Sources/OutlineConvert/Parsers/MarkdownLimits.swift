@@ -29,7 +29,7 @@ struct MarkdownLimits: Sendable {
 
     /// Throws a located `.refused` error at the first shape past a limit. `lineStarts`: the
     /// offset of every line's first byte (`Lines.lineStarts`).
-    func check(_ bytes: [UInt8], lineStarts: [Int], file: String) throws {
+    func check(_ bytes: [UInt8], lineStarts: [UInt32], file: String) throws {
         if let (offset, reason) = firstViolation(bytes, lineStarts: lineStarts) {
             throw ConversionError.refused(SourceText.location(of: offset, in: bytes[...], file: file), reason)
         }
@@ -38,7 +38,7 @@ struct MarkdownLimits: Sendable {
     /// The offset and reason of the first shape past a limit, or nil. `exact` walks every
     /// byte; otherwise the walk is taken only where a limit can be passed (the same answer:
     /// `MarkdownLimitsTests` compares the two). `lineStarts` as for `check`; found when nil.
-    func firstViolation(_ bytes: [UInt8], lineStarts: [Int]? = nil, exact: Bool = false) -> (Int, String)? {
+    func firstViolation(_ bytes: [UInt8], lineStarts: [UInt32]? = nil, exact: Bool = false) -> (Int, String)? {
         bytes.withUnsafeBufferPointer { buffer in
             var scanner = Scanner(bytes: buffer, limits: self)
             return exact || Self.mayHaveTooManyElements(buffer, limit: maxElements)
@@ -101,7 +101,7 @@ struct MarkdownLimits: Sendable {
         /// `firstViolation` when the element budget cannot be passed: every line's
         /// container prefix is checked, and only the lines of long paragraphs are walked
         /// byte by byte (the rest of a line is stepped over: its end is the next line's start).
-        mutating func firstNestingOrImageLinkViolation(lineStarts: [Int]) -> (Int, String)? {
+        mutating func firstNestingOrImageLinkViolation(lineStarts: [UInt32]) -> (Int, String)? {
             var index = 0
             var line = 0  // (0-based: `lineStarts[line]` is `index`)
             var exactSince: Int?  // the paragraph start from which lines are walked
@@ -116,7 +116,7 @@ struct MarkdownLimits: Sendable {
                 }
                 let blank = contentStart == bytes.count || bytes[contentStart] == 10
                 line += 1
-                let lineEnd = line < lineStarts.count ? lineStarts[line] - 1 : bytes.count
+                let lineEnd = line < lineStarts.count ? Int(lineStarts[line]) - 1 : bytes.count
                 if blank {
                     images = 0
                     links = 0

@@ -134,23 +134,28 @@ private struct TreeBuilder {
 /// into strings (documents may be tens of megabytes).
 struct Lines {
     let bytes: [UInt8]
-    /// The offset of each line's first byte.
-    let starts: [Int]
+    /// The offset of each line's first byte (32-bit: inputs are at most 1 GiB).
+    let starts: [UInt32]
 
     init(_ bytes: [UInt8]) {
         self.bytes = bytes
         self.starts = Self.lineStarts(bytes)
     }
 
-    /// The offset of every line's first byte.
-    static func lineStarts(_ bytes: [UInt8]) -> [Int] {
-        var starts = [0]
+    /// The offset of every line's first byte. The array is reserved for a line every 16
+    /// bytes, more than most text has: grown by doubling instead, each copy touched fresh
+    /// pages (on a 21 MB document, 7% of the run's page faults); pages reserved and never
+    /// written cost nothing.
+    static func lineStarts(_ bytes: [UInt8]) -> [UInt32] {
+        var starts: [UInt32] = []
+        starts.reserveCapacity(bytes.count / 16 + 2)
+        starts.append(0)
         bytes.withUnsafeBytes { buffer in
             guard let base = buffer.baseAddress else { return }
             var offset = 0
             while offset < buffer.count, let found = memchr(base + offset, 10, buffer.count - offset) {
                 offset = base.distance(to: UnsafeRawPointer(found)) + 1
-                starts.append(offset)
+                starts.append(UInt32(truncatingIfNeeded: offset))
             }
         }
         return starts
@@ -159,12 +164,12 @@ struct Lines {
     /// The number of lines (the text after the last line break counts as one, even if empty).
     var count: Int { starts.count }
 
-    func start(ofLine line: Int) -> Int { starts[min(line, starts.count) - 1] }
+    func start(ofLine line: Int) -> Int { Int(starts[min(line, starts.count) - 1]) }
 
     /// Line `number`'s bytes, without its line break.
     func line(_ number: Int) -> ArraySlice<UInt8> {
-        let end = number < starts.count ? starts[number] - 1 : bytes.count
-        return bytes[starts[number - 1]..<end]
+        let end = number < starts.count ? Int(starts[number]) - 1 : bytes.count
+        return bytes[Int(starts[number - 1])..<end]
     }
 
     /// The first lines as text, when the file starts like front matter (at most 1 MiB).
@@ -182,7 +187,7 @@ struct Lines {
         while low <= high, isBlank(low) { low += 1 }
         while high >= low, isBlank(high) { high -= 1 }
         guard low <= high else { return [] }
-        return bytes[starts[low - 1]..<line(high).endIndex]
+        return bytes[Int(starts[low - 1])..<line(high).endIndex]
     }
 
     private func isBlank(_ number: Int) -> Bool {
