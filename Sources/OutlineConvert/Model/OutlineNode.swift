@@ -37,6 +37,9 @@ public struct OutlineNode: Equatable, Sendable {
         }
     }
 
+    /// Whether the id is not empty (`!id.isEmpty`, without making or copying it).
+    var hasId: Bool { idIsSlugOfTitle || !storedId.isEmpty }
+
     /// Calls `body` with the id's UTF-8 bytes (a slug is made in a temporary buffer, not
     /// as a `String`: writers put every id out).
     func withIdUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {

@@ -16,18 +16,18 @@ struct IdentifierAssigner {
 
     /// Assigns the ids of `outline`'s nodes in place.
     static func assign(_ outline: inout Outline, file: String) -> [Diagnostic] {
-        // Counted first, so that the set does not grow (and copy itself) on the way.
+        // The nodes are counted first, so that the set does not grow (and copy itself) on
+        // the way, and the explicit ids found. (Walked in place: a node handed to a closure
+        // by value is copied, a retain and a release per field.)
         var count = 0
-        outline.forEachNode { _ in count += 1 }
+        var explicit: [(ordinal: Int, id: String)] = []
+        outline.mapNodes { node in
+            if node.hasId { explicit.append((count, Self.cleaned(node.id))) }
+            count += 1
+        }
         var assigner = IdentifierAssigner(file: file, used: UsedIdentifiers(capacity: count))
         // The explicit ids, each to the first node that states it.
-        var ordinal = 0
-        outline.forEachNode { node in
-            defer { ordinal += 1 }
-            guard !node.id.isEmpty else { return }
-            let id = Self.cleaned(node.id)
-            if !id.isEmpty && !assigner.used.insert(id) { assigner.repeated.insert(ordinal) }
-        }
+        for (ordinal, id) in explicit where !id.isEmpty && !assigner.used.insert(id) { assigner.repeated.insert(ordinal) }
         outline.mapNodes { assigner.assign(&$0) }
         return assigner.warnings
     }
@@ -39,7 +39,7 @@ struct IdentifierAssigner {
 
     private mutating func assign(_ node: inout OutlineNode) {
         defer { ordinal += 1 }
-        let explicit = node.id.isEmpty ? "" : Self.cleaned(node.id)
+        let explicit = node.hasId ? Self.cleaned(node.id) : ""
         if !explicit.isEmpty {
             if !repeated.contains(ordinal) {
                 node.id = explicit
