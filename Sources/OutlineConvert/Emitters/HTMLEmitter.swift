@@ -112,26 +112,38 @@ private struct Page {
                 continue
             }
             heading(node.title, level: level, idOf: nil, className: "outline-heading", into: &html)
-            html.write("<details id=\"" as StaticString)
-            node.withIdUTF8 { html.write(escaping: $0) }
-            html.write("\"" as StaticString)
-            if options.accordion {
-                html.write(" name=\"" as StaticString)
-                html.write(escaping: group)
-                html.write("\"" as StaticString)
-            }
-            if !node.isCollapsed { html.write(" open" as StaticString) }
-            html.write("><summary><span class=\"outline-title outline-level-" as StaticString)
-            html.append(UInt8(ascii: "0") + UInt8(min(level, 6)))
-            html.write("\">" as StaticString)
-            html.write(escaping: node.title)
-            html.write("</span><a class=\"outline-permalink\" href=\"#" as StaticString)
-            node.withIdUTF8 { html.write(escaping: $0) }
-            html.write("\" aria-label=\"Link to this section\">#</a></summary>\n" as StaticString)
+            let title = node.title
+            let open = !node.isCollapsed
+            let accordionGroup = options.accordion ? group : nil
+            // (The id made once for both places; the function static, so that the closure
+            // holds no copy of the page.)
+            node.withIdUTF8 { Self.summary(id: $0, title: title, level: level, open: open, group: accordionGroup, into: &html) }
             node.appendBodyHTML(unsafe: options.unsafe, links: links, to: &html)
             write(node.children, depth: depth + 1, offset: offset, group: options.accordion ? node.id : "", into: &html)
             html.write("</details>\n" as StaticString)
         }
+    }
+
+    /// A collapsible node's `<details>` start tag and its `<summary>`.
+    private static func summary(
+        id: UnsafeBufferPointer<UInt8>, title: String, level: Int, open: Bool, group: String?, into html: inout ByteBuffer
+    ) {
+        html.write("<details id=\"" as StaticString)
+        html.write(escaping: id)
+        html.write("\"" as StaticString)
+        if let group {
+            html.write(" name=\"" as StaticString)
+            html.write(escaping: group)
+            html.write("\"" as StaticString)
+        }
+        if open { html.write(" open" as StaticString) }
+        html.write("><summary><span class=\"outline-title outline-level-" as StaticString)
+        html.append(UInt8(ascii: "0") + UInt8(min(level, 6)))
+        html.write("\">" as StaticString)
+        html.write(escaping: title)
+        html.write("</span><a class=\"outline-permalink\" href=\"#" as StaticString)
+        html.write(escaping: id)
+        html.write("\" aria-label=\"Link to this section\">#</a></summary>\n" as StaticString)
     }
 
     /// `<hN>` up to h6, then `<div role="heading" aria-level="N">`.
