@@ -28,6 +28,9 @@ final class CommonMarkDocument {
     }
 
     private let root: OpaquePointer
+    /// Where the tree's memory comes from: an arena (`NodeArena`), or malloc.
+    private let arena: NodeArena?
+    private let memory: UnsafeMutablePointer<cmark_mem>
     /// The top-level blocks; nil once discarded.
     private var blockNodes: [OpaquePointer?]
     /// Blocks discarded since freed memory was last given back to the system.
@@ -45,23 +48,59 @@ final class CommonMarkDocument {
 
     /// Parses UTF-8 `bytes` with source positions.
     init(parsing bytes: ArraySlice<UInt8>) {
-        let parsed = bytes.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) {
-                cmark_parse_document($0.baseAddress, $0.count, CMARK_OPT_SOURCEPOS)
+        // A document that is mostly headings frees them as they are read (`doneWithHeading`),
+        // which gives memory back only through malloc: it is parsed without an arena.
+        let arena = Self.mayBeDenseInHeadings(bytes) ? nil : NodeArena(textSize: bytes.count)
+        let memory = arena == nil ? cmark_get_default_mem_allocator() : NodeArena.memory
+        guard let memory else { fatalError("cmark has no allocator") }
+        self.arena = arena
+        self.memory = memory
+        let parse = {
+            bytes.withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { text -> OpaquePointer? in
+                    guard let parser = cmark_parser_new_with_mem(CMARK_OPT_SOURCEPOS, memory) else { return nil }
+                    defer { cmark_parser_free(parser) }
+                    if let start = text.baseAddress { cmark_parser_feed(parser, start, text.count) }
+                    return cmark_parser_finish(parser)
+                }
             }
         }
         // cmark returns NULL only when out of memory.
-        guard let parsed else { fatalError("cmark could not allocate a document") }
+        guard let parsed = arena.map({ $0.withCurrent(parse) }) ?? parse() else { fatalError("cmark could not allocate a document") }
         root = parsed
         var headings = 0
-        blockNodes = Self.groupingBodies(of: parsed, headings: &headings)
+        let group = { Self.groupingBodies(of: parsed, memory: memory, headings: &headings) }
+        blockNodes = arena.map { $0.withCurrent(group) } ?? group()
         headingsAreDense = headings > bytes.count / Self.denseHeadingBytes
+    }
+
+    /// Whether the text's start (its first 64 KiB) has more than one heading line (`#` after
+    /// at most three spaces) per `denseHeadingBytes`.
+    private static func mayBeDenseInHeadings(_ bytes: ArraySlice<UInt8>) -> Bool {
+        let sample = bytes.prefix(65_536)
+        var headings = 0
+        var atLineStart = true
+        var spaces = 0
+        for byte in sample {
+            if byte == 10 {
+                atLineStart = true
+                spaces = 0
+            } else if atLineStart {
+                if byte == 32 && spaces < 3 {
+                    spaces += 1
+                } else {
+                    if byte == UInt8(ascii: "#") { headings += 1 }
+                    atLineStart = false
+                }
+            }
+        }
+        return headings > sample.count / denseHeadingBytes
     }
 
     /// The top-level blocks, each run of blocks between two headings moved under one
     /// container (see `group`) as they are met: the walk is the one time each block is read
     /// before rendering (after parsing a large document, a block is a cache miss at least).
-    private static func groupingBodies(of root: OpaquePointer, headings: inout Int) -> [OpaquePointer?] {
+    private static func groupingBodies(of root: OpaquePointer, memory: UnsafeMutablePointer<cmark_mem>, headings: inout Int) -> [OpaquePointer?] {
         var blocks: [OpaquePointer?] = []
         var run: (first: OpaquePointer, container: OpaquePointer?)?
         var next = cmark_node_first_child(root)
@@ -80,7 +119,7 @@ final class CommonMarkDocument {
             }
             if let container {
                 cmark_node_append_child(container, block)
-            } else if let container = Self.container(holding: first) {
+            } else if let container = Self.container(holding: first, memory: memory) {
                 cmark_node_append_child(container, block)
                 run = (first, container)
                 blocks[blocks.count - 1] = container
@@ -138,7 +177,7 @@ final class CommonMarkDocument {
     func group(_ range: Range<Int>) -> Range<Int> {
         guard let first = range.first(where: { blockNodes[$0] != nil }), let firstNode = blockNodes[first],
             range.last(where: { blockNodes[$0] != nil }) != first,
-            let container = Self.container(holding: firstNode)
+            let container = Self.container(holding: firstNode, memory: memory)
         else { return range }
         for index in range {
             guard let node = blockNodes[index], node != firstNode else { continue }
@@ -152,8 +191,8 @@ final class CommonMarkDocument {
 
     /// A new container (a custom block with no markup of its own) in `block`'s place, with
     /// `block` moved into it; nil if cmark has no memory for it.
-    private static func container(holding block: OpaquePointer) -> OpaquePointer? {
-        guard let container = cmark_node_new(CMARK_NODE_CUSTOM_BLOCK) else { return nil }
+    private static func container(holding block: OpaquePointer, memory: UnsafeMutablePointer<cmark_mem>) -> OpaquePointer? {
+        guard let container = cmark_node_new_with_mem(CMARK_NODE_CUSTOM_BLOCK, memory) else { return nil }
         guard cmark_node_insert_before(block, container) != 0 else {
             cmark_node_free(container)
             return nil
@@ -171,7 +210,7 @@ final class CommonMarkDocument {
             cmark_node_free(root)
             return
         }
-        let tree = UnownedTree(root: root)
+        let tree = UnownedTree(root: root, arena: arena)
         DispatchQueue.global(qos: .utility).async { cmark_node_free(tree.root) }
     }
 
@@ -181,7 +220,7 @@ final class CommonMarkDocument {
         let options = unsafe ? CMARK_OPT_UNSAFE : CMARK_OPT_DEFAULT
         for case let node? in blockNodes[range] {
             guard let rendered = cmark_render_html(node, options) else { continue }
-            defer { free(rendered) }
+            defer { memory.pointee.free(rendered) }  // (from the tree's allocator)
             html.write(UnsafeRawBufferPointer(start: rendered, count: strlen(rendered)))
         }
     }
@@ -262,9 +301,11 @@ final class CommonMarkDocument {
     }
 }
 
-/// A tree nothing else refers to any more, handed to another thread to be freed.
+/// A tree nothing else refers to any more, handed to another thread to be freed (with the
+/// arena its nodes are in, which must outlive it).
 private struct UnownedTree: @unchecked Sendable {
     let root: OpaquePointer
+    let arena: NodeArena?
 }
 
 // MARK: - Plain text
