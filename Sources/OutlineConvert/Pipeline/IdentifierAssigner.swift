@@ -17,17 +17,20 @@ struct IdentifierAssigner {
     /// Assigns the ids of `outline`'s nodes in place.
     static func assign(_ outline: inout Outline, file: String) -> [Diagnostic] {
         // The nodes are counted first, so that the set does not grow (and copy itself) on
-        // the way, and the explicit ids found. (Walked in place: a node handed to a closure
-        // by value is copied, a retain and a release per field.)
+        // the way. (Walked in place: a node handed to a closure by value is copied, a retain
+        // and a release per field.)
         var count = 0
-        var explicit: [(ordinal: Int, id: String)] = []
-        outline.mapNodes { node in
-            if node.hasId { explicit.append((count, Self.cleaned(node.id))) }
-            count += 1
-        }
+        outline.mapNodes { _ in count += 1 }
         var assigner = IdentifierAssigner(file: file, used: UsedIdentifiers(capacity: count))
-        // The explicit ids, each to the first node that states it.
-        for (ordinal, id) in explicit where !id.isEmpty && !assigner.used.insert(id) { assigner.repeated.insert(ordinal) }
+        // The explicit ids, each to the first node that states it. (Not gathered in an array
+        // first: in an XML file every node may have one, and that array was 4% of its peak.)
+        var ordinal = 0
+        outline.mapNodes { node in
+            defer { ordinal += 1 }
+            guard node.hasId else { return }
+            let id = Self.cleaned(node.id)
+            if !id.isEmpty && !assigner.used.insert(id) { assigner.repeated.insert(ordinal) }
+        }
         outline.mapNodes { assigner.assign(&$0) }
         return assigner.warnings
     }
