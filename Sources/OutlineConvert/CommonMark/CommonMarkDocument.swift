@@ -28,9 +28,8 @@ final class CommonMarkDocument {
     }
 
     private let root: OpaquePointer
-    /// Where the tree's memory comes from: an arena (`NodeArena`), or malloc.
+    /// Where the tree's memory comes from: an arena (`NodeArena`), or malloc when nil.
     private let arena: NodeArena?
-    private let memory: UnsafeMutablePointer<cmark_mem>
     /// The top-level blocks; nil once discarded.
     private var blockNodes: [OpaquePointer?]
     /// Blocks discarded since freed memory was last given back to the system.
@@ -51,11 +50,10 @@ final class CommonMarkDocument {
         // A document that is mostly headings frees them as they are read (`doneWithHeading`),
         // which gives memory back only through malloc: it is parsed without an arena.
         let arena = Self.mayBeDenseInHeadings(bytes) ? nil : NodeArena(textSize: bytes.count)
-        let memory = arena == nil ? cmark_get_default_mem_allocator() : NodeArena.memory
-        guard let memory else { fatalError("cmark has no allocator") }
+        let memory = NodeArena.memory(of: arena)
         self.arena = arena
-        self.memory = memory
-        let parse = {
+        // cmark returns NULL only when out of memory.
+        let parsed = NodeArena.run(in: arena) {
             bytes.withUnsafeBufferPointer { buffer in
                 buffer.withMemoryRebound(to: CChar.self) { text -> OpaquePointer? in
                     guard let parser = cmark_parser_new_with_mem(CMARK_OPT_SOURCEPOS, memory) else { return nil }
@@ -65,14 +63,15 @@ final class CommonMarkDocument {
                 }
             }
         }
-        // cmark returns NULL only when out of memory.
-        guard let parsed = arena.map({ $0.withCurrent(parse) }) ?? parse() else { fatalError("cmark could not allocate a document") }
+        guard let parsed else { fatalError("cmark could not allocate a document") }
         root = parsed
         var headings = 0
-        let group = { Self.groupingBodies(of: parsed, memory: memory, headings: &headings) }
-        blockNodes = arena.map { $0.withCurrent(group) } ?? group()
+        blockNodes = NodeArena.run(in: arena) { Self.groupingBodies(of: parsed, memory: memory, headings: &headings) }
         headingsAreDense = headings > bytes.count / Self.denseHeadingBytes
     }
+
+    /// The allocator of the tree's nodes (and of what cmark allocates for them later).
+    private var memory: UnsafeMutablePointer<cmark_mem> { NodeArena.memory(of: arena) }
 
     /// Whether the text's start (its first 64 KiB) has more than one heading line (`#` after
     /// at most three spaces) per `denseHeadingBytes`.

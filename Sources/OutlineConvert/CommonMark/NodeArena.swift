@@ -62,8 +62,21 @@ final class NodeArena {
 
     private static let largestChunk = 4 << 20
 
+    /// The allocator of a tree in `arena`, or cmark's own (malloc) without one.
+    static func memory(of arena: NodeArena?) -> UnsafeMutablePointer<cmark_mem> {
+        guard arena == nil else { return memory }
+        guard let standard = cmark_get_default_mem_allocator() else { fatalError("cmark has no allocator") }
+        return standard
+    }
+
+    /// Runs `body` with `arena`, if any, serving cmark's allocations on this thread.
+    static func run<Result>(in arena: NodeArena?, _ body: () throws -> Result) rethrows -> Result {
+        guard let arena else { return try body() }
+        return try arena.withCurrent(body)
+    }
+
     /// Runs `body` with this arena serving cmark's allocations on this thread.
-    func withCurrent<Result>(_ body: () throws -> Result) rethrows -> Result {
+    private func withCurrent<Result>(_ body: () throws -> Result) rethrows -> Result {
         let previous = pthread_getspecific(Self.current)
         pthread_setspecific(Self.current, state)
         defer { pthread_setspecific(Self.current, previous) }
@@ -126,13 +139,8 @@ final class NodeArena {
             if zeroed { memset(block, 0, size) }
         } else {
             let bytes = 8 + sizeClass * 16
-            var start = arena.pointee.next
-            if let next = start, let end = arena.pointee.end, next.distance(to: end) >= bytes {
-                // (room in the current chunk)
-            } else {
-                start = newChunk(holding: bytes, in: arena)
-            }
-            guard let start else { return nil }
+            let room = arena.pointee.next.flatMap { next in arena.pointee.end.map { next.distance(to: $0) } } ?? 0
+            guard let start = room >= bytes ? arena.pointee.next : newChunk(holding: bytes, in: arena) else { return nil }
             arena.pointee.next = start + bytes
             block = start + 8
         }
