@@ -31,8 +31,10 @@ public struct SiteLinks: Sendable {
     /// What `url`, met in `job`'s source, points at; nil when it is not a local link
     /// (a scheme such as `https:` or `mailto:`, `//host`, or a path from the site's root).
     func resolve(_ url: String, in job: BatchJob) -> (target: LinkFact.Target, href: String?)? {
+        // (A scheme ends before any `/`, `?` or `#`, so the whole URL can be asked: most
+        // links of real pages are `https:`, and they are let go before any copy is made.)
+        guard url.utf8.first != UInt8(ascii: "/"), !Self.hasScheme(url) else { return nil }
         let (path, query, fragment) = Self.split(url)
-        guard !path.hasPrefix("/"), !Self.hasScheme(path) else { return nil }
         if path.isEmpty {
             return fragment.map { (.samePage(fragment: Self.decoded($0)), nil) }
         }
@@ -63,26 +65,33 @@ public struct SiteLinks: Sendable {
         }
     }
 
-    /// Path, query and fragment of a URL.
+    /// Path, query and fragment of a URL (split at bytes: `#` and `?` are ASCII, so a mark
+    /// that combines with one does not hide it, as it would from a search by `Character`).
     private static func split(_ url: String) -> (path: String, query: String?, fragment: String?) {
-        var rest = Substring(url)
+        var rest = url[...]
         var fragment: String?
-        if let hash = rest.firstIndex(of: "#") {
-            fragment = String(rest[rest.index(after: hash)...])
+        if let hash = rest.utf8.firstIndex(of: UInt8(ascii: "#")) {
+            fragment = String(rest[rest.utf8.index(after: hash)...])
             rest = rest[..<hash]
         }
         var query: String?
-        if let mark = rest.firstIndex(of: "?") {
-            query = String(rest[rest.index(after: mark)...])
+        if let mark = rest.utf8.firstIndex(of: UInt8(ascii: "?")) {
+            query = String(rest[rest.utf8.index(after: mark)...])
             rest = rest[..<mark]
         }
         return (String(rest), query, fragment)
     }
 
-    /// `scheme:` before any `/` (RFC 3986: a letter, then letters, digits, `+`, `-`, `.`).
-    private static func hasScheme(_ path: String) -> Bool {
-        guard let colon = path.firstIndex(of: ":"), let first = path.first, first.isASCII, first.isLetter else { return false }
-        return path[..<colon].allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
+    /// `scheme:` at the start (RFC 3986: a letter, then letters, digits, `+`, `-`, `.`).
+    private static func hasScheme(_ url: String) -> Bool {
+        var bytes = url.utf8.makeIterator()
+        guard let first = bytes.next(), first.isASCIILetter else { return false }
+        while let byte = bytes.next() {
+            if byte == UInt8(ascii: ":") { return true }
+            guard byte.isASCIILetter || byte.isASCIIDigit || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+            else { return false }
+        }
+        return false
     }
 
     /// `%XX` sequences decoded (invalid UTF-8 left as written).

@@ -39,16 +39,12 @@ enum XMLText {
     /// letters, digits, `_`, `-` and `.`, starting with a letter or `_`, and not starting
     /// with `xml` (reserved, and `xmlns` declares namespaces).
     static func isName(_ name: String) -> Bool {
-        guard let first = name.utf8.first, first == UInt8(ascii: "_") || isLetter(first),
+        guard let first = name.utf8.first, first == UInt8(ascii: "_") || first.isASCIILetter,
             !name.lowercased().hasPrefix("xml")
         else { return false }
         return name.utf8.allSatisfy {
-            isLetter($0) || ($0 >= 48 && $0 <= 57) || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
+            $0.isASCIILetter || $0.isASCIIDigit || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
         }
-    }
-
-    private static func isLetter(_ byte: UInt8) -> Bool {
-        (byte >= 65 && byte <= 90) || (byte >= 97 && byte <= 122)
     }
 }
 

@@ -1,0 +1,44 @@
+import Testing
+
+@testable import OutlineConvert
+
+/// SPEC §6.1, links between the pages of a site: which links are local, and where a local
+/// one points once its query and fragment are split off.
+@Suite struct SiteLinksTests {
+    // Paths that need not exist: a link to another input is found among the jobs.
+    private let guide = BatchJob(input: "/site/docs/guide.md", output: "/out/guide.html", root: "/site/docs")
+    private let api = BatchJob(input: "/site/docs/ref/api.md", output: "/out/ref/api.html", root: "/site/docs")
+    private var links: SiteLinks { SiteLinks(jobs: [guide, api], outputDirectory: "/out") }
+
+    @Test(arguments: [
+        "https://example.org/a.md", "HTTPS://example.org", "mailto:a@example.org", "a+b-c.d:x",
+        "//example.org/ref/api.md", "/ref/api.md",
+    ])
+    func aSchemeAHostOrTheSiteRootIsNotALocalLink(url: String) {
+        #expect(links.resolve(url, in: guide) == nil)
+    }
+
+    @Test func aLinkToAnotherInputPointsAtItsOutputWithQueryAndFragment() throws {
+        let resolved = try #require(links.resolve("ref/api.md?v=2#errors", in: guide))
+        #expect(resolved.target == .page(input: "/site/docs/ref/api.md", fragment: "errors"))
+        #expect(resolved.href == "ref/api.html?v=2#errors")
+        let back = try #require(links.resolve("../guide.md#top%20part", in: api))
+        #expect(back.target == .page(input: "/site/docs/guide.md", fragment: "top part"))
+        #expect(back.href == "../guide.html#top%20part")
+    }
+
+    @Test func aColonAfterASlashOrADigitFirstIsPartOfAPath() throws {
+        let path = try #require(links.resolve("ref/a:b.md", in: guide))
+        #expect(path.target == .missing("/site/docs/ref/a:b.md"))
+        let digit = try #require(links.resolve("1x:y.md", in: guide))
+        #expect(digit.target == .missing("/site/docs/1x:y.md"))
+    }
+
+    @Test func theFragmentStartsAtTheHashEvenWhenAMarkCombinesWithIt() throws {
+        // "#\u{301}" is one Character: split by bytes, as a browser splits a URL.
+        let same = try #require(links.resolve("#\u{301}x", in: guide))
+        #expect(same.target == .samePage(fragment: "\u{301}x"))
+        let other = try #require(links.resolve("ref/api.md?\u{301}q#\u{301}f", in: guide))
+        #expect(other.href == "ref/api.html?\u{301}q#\u{301}f")
+    }
+}
