@@ -53,6 +53,9 @@ struct PlistXMLBuilder: XMLBuilder {
         case "dict":
             try refuseStrayText(in: element, "inside <dict> outside any value")
             var entries: [(key: String, value: PlistValue)] = []
+            // (Reserved: grown by appends, a section's five entries took room for eight, and a
+            // plist's dicts are all kept until the outline is made of them.)
+            entries.reserveCapacity(element.children.count / 2)
             var key: (text: String, child: XMLChild<PlistValue>)?
             for case .element(let child) in element.children {
                 guard let pending = key else {
