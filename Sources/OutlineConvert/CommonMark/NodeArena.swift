@@ -107,9 +107,10 @@ final class NodeArena {
         pthread_getspecific(current)?.assumingMemoryBound(to: State.self)
     }
 
-    /// The arena's address as kept in its blocks' headers.
+    /// The arena's address as kept in its blocks' headers: 45 bits from the fourth up (the
+    /// state is 8-byte aligned), so that two arenas of a 48-bit address space never share one.
     private static func tag(_ arena: UnsafeMutablePointer<State>) -> UInt64 {
-        UInt64(UInt(bitPattern: arena)) & (1 << 45 - 1)
+        UInt64(UInt(bitPattern: arena)) >> 3 & (1 << 45 - 1)
     }
 
     private static func header(of block: UnsafeMutableRawPointer) -> UInt64 {
