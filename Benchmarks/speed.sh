@@ -68,12 +68,11 @@ fi
 out=$(mktemp -d)
 trap 'rm -rf "$out" /dev/shm/outline-render-speed' EXIT
 cpu() {  # cpu COMMAND...: runs it once; prints "cpu_seconds wall_seconds peak_kb exit_status"
-  /usr/bin/time -o "$out/time" -f "%U %S %e %M %x" "$@" >/dev/null 2>"$out/stderr" || true
-  tail -1 "$out/time" | sed 's/^Command exited with non-zero status [0-9]*//' |
-    awk '{ printf "%.3f %.3f %d %d\n", $1 + $2, $3, $4, $5 }'
+  python3 Benchmarks/cputime.py "$out/time" "$@" 2>"$out/stderr"
+  cat "$out/time"
 }
 summary() {  # summary FILE COLUMN: "median min max" of a column of numbers
-  awk -v c="$2" '{ print $c }' "$1" | sort -g | awk '{ v[NR] = $1 } END { printf "%.2f %.2f %.2f", v[int((NR + 1) / 2)], v[1], v[NR] }'
+  awk -v c="$2" '{ print $c }' "$1" | sort -g | awk '{ v[NR] = $1 } END { printf "%.3f %.3f %.3f", v[int((NR + 1) / 2)], v[1], v[NR] }'
 }
 # pair LABEL TARGET CLOCK FLOOR_LABEL -- FLOOR_COMMAND... -- OUR_COMMAND...
 # CLOCK is 1 for CPU time, 2 for wall time. Prints one table row.
