@@ -52,15 +52,16 @@ public struct BatchPlan: Sendable {
                 walker.walk(input, relative: "")
                 skipped += walker.skipped
                 failures += walker.failures
-                jobs += walker.files.map {
-                    BatchJob(input: $0.path, output: Self.outputPath(outputDirectory, $0.relative, format), root: input)
+                for file in walker.files {
+                    jobs.append(BatchJob(input: file.path, output: Self.outputPath(outputDirectory, file.relative, format), root: input))
+                    inputIdentities.insert(file.identity)  // (from the walk's own look at it)
                 }
             } else {
                 let name = Path.lastComponent(input)
                 jobs.append(BatchJob(input: input, output: Self.outputPath(outputDirectory, name, format)))
+                if let identity = FileIdentity(path: input) { inputIdentities.insert(identity) }
             }
         }
-        inputIdentities = Set(jobs.compactMap { FileIdentity(path: $0.input) })
         try checkConflicts()
     }
 
@@ -71,6 +72,7 @@ public struct BatchPlan: Sendable {
         var byOutput: [String: String] = [:]
         var problems: [String] = []
         var folders: [String: String] = [:]  // each output folder resolved once
+        let lookup = FileStatusLookup()
         for job in jobs {
             // An output is replaced by a rename, which replaces a final symbolic link rather
             // than following it: where it lands is its folder, resolved, plus its name.
@@ -83,7 +85,7 @@ public struct BatchPlan: Sendable {
             } else {
                 byOutput[key] = job.input
             }
-            if let identity = FileIdentity(path: job.output), inputIdentities.contains(identity) {
+            if let info = lookup.status(of: job.output), inputIdentities.contains(FileIdentity(info)) {
                 problems.append("\(job.output) is an input (or another name for one); it would be overwritten")
             }
         }
@@ -142,11 +144,12 @@ public struct BatchPlan: Sendable {
 /// cannot loop. Names are read as bytes, so one that is not UTF-8 is seen and reported.
 private struct TreeWalker {
     let outputRoot: String
-    var files: [(path: String, relative: String)] = []
+    var files: [(path: String, relative: String, identity: FileIdentity)] = []
     var skipped: [(path: String, reason: String)] = []
     var failures: [ConversionError] = []
     /// Real paths of the folders walked so far.
     private var visited: Set<String> = []
+    private let lookup = FileStatusLookup()
 
     init(outputRoot: String) { self.outputRoot = outputRoot }
 
@@ -178,8 +181,7 @@ private struct TreeWalker {
             }
             let path = Path.join(directory, name)
             let relativePath = relative.isEmpty ? name : relative + "/" + name
-            var info = stat()
-            guard stat(path, &info) == 0 else {
+            guard let info = lookup.status(of: path) else {
                 var link = stat()
                 if lstat(path, &link) == 0 {
                     skipped.append((path, "a broken symbolic link"))
@@ -199,7 +201,7 @@ private struct TreeWalker {
                 if let reason = Self.reasonToSkip(path) {
                     if reason != "not an outline format" { skipped.append((path, reason)) }
                 } else {
-                    files.append((path, relativePath))
+                    files.append((path, relativePath, FileIdentity(info)))
                 }
             case .other(let kind):
                 if InputFormat(pathExtension: Path.fileExtension(path)) != nil {

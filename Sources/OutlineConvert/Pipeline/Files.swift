@@ -364,6 +364,37 @@ public struct FileIdentity: Hashable, Sendable {
     }
 }
 
+/// Looks at files (`stat`, following symbolic links) through their folder's descriptor: a
+/// batch asks about thousands of files in a few folders, and walking each whole path from
+/// the root again cost the kernel more than the look itself. Files are best asked about
+/// folder by folder; the two folders asked about last are held open (a job's input and
+/// its output), no more. One thread at a time.
+final class FileStatusLookup {
+    private var folders: [(path: String, descriptor: Int32)] = []
+
+    deinit { for folder in folders where folder.descriptor >= 0 { close(folder.descriptor) } }
+
+    /// What `stat(path)` would say; nil (with `errno` set) when it cannot be looked at.
+    func status(of path: String) -> stat? {
+        let descriptor = self.descriptor(of: Path.parent(path))
+        var info = stat()
+        // (A folder that can be searched but not read cannot be opened: then the whole path.)
+        let found = descriptor >= 0 ? fstatat(descriptor, Path.lastComponent(path), &info, 0) : stat(path, &info)
+        return found == 0 ? info : nil
+    }
+
+    /// The open folder `path`, the most recent first; -1 when it cannot be opened.
+    private func descriptor(of path: String) -> Int32 {
+        if let index = folders.firstIndex(where: { $0.path == path }) {
+            if index > 0 { folders.swapAt(0, index) }
+            return folders[0].descriptor
+        }
+        if folders.count == 2, let oldest = folders.popLast(), oldest.descriptor >= 0 { close(oldest.descriptor) }
+        folders.insert((path, open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)), at: 0)
+        return folders[0].descriptor
+    }
+}
+
 /// The type of a file, from its mode, in words for messages.
 enum FileKind {
     case regular, directory, other(String)

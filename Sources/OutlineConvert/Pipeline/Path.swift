@@ -25,7 +25,13 @@ public enum Path {
 
     /// The last component (the file name).
     public static func lastComponent(_ path: String) -> String {
-        path.split(separator: "/").last.map(String.init) ?? path
+        // (By bytes: the last run of non-slashes, or the path itself when it has none.)
+        let utf8 = path.utf8
+        var end = utf8.endIndex
+        while end > utf8.startIndex, utf8[utf8.index(before: end)] == UInt8(ascii: "/") { end = utf8.index(before: end) }
+        guard end > utf8.startIndex else { return path }
+        let start = utf8[..<end].lastIndex(of: UInt8(ascii: "/")).map(utf8.index(after:)) ?? utf8.startIndex
+        return String(path[start..<end])
     }
 
     /// The path without the extension of its last component.
