@@ -15,6 +15,11 @@ struct Batch {
     /// Runs the batch; also says which jobs it had (for `--watch`, to remove the outputs
     /// of inputs that are gone).
     func runReturningJobs() -> (status: Int32, jobs: [BatchJob]) {
+        // The last run's record is read while the jobs are planned.
+        let reading =
+            parsed.noCache
+            ? nil
+            : BuildRecord.cacheFile(outputDirectory: outputDirectory, cacheDirectory: parsed.cacheDirectory).map(BuildRecord.Reading.init)
         let plan: BatchPlan
         do {
             plan = try BatchPlan(inputs: parsed.inputs, outputDirectory: outputDirectory, format: options.to)
@@ -40,10 +45,7 @@ struct Batch {
         let inputs =
             site == nil ? "" : BuildRecord.hash(Array(plan.jobs.map(\.input).joined(separator: "\u{0}").utf8)) + (parsed.index ? "+index" : "")
         let key = [options.fingerprint, Self.programIdentity, inputs].joined(separator: "\u{0}")
-        let record =
-            parsed.noCache
-            ? nil
-            : BuildRecord.cacheFile(outputDirectory: outputDirectory, cacheDirectory: parsed.cacheDirectory).map { BuildRecord(path: $0, key: key) }
+        let record = reading.map { BuildRecord($0, key: key) }
         if !parsed.check {
             // Earlier versions kept the record in the output folder, where a deploy published it.
             unlink(Path.join(outputDirectory, BuildRecord.legacyFileName))

@@ -63,9 +63,10 @@ final class Reporter: @unchecked Sendable {
         }
     }
 
-    func note(_ message: String) {
+    /// (The message is made only when it is shown: a quiet batch has a note per file.)
+    func note(_ message: @autoclosure () -> String) {
         guard verbose else { return }
-        emit(message)
+        emit(message())
     }
 
     func summary(_ message: String) {

@@ -73,18 +73,23 @@ public struct BatchRunner: Sendable {
         let count = min(workers, max(jobs.count, 1))
         let queue = InOrderQueue(jobs, workers: count, report: report)
         DispatchQueue.concurrentPerform(iterations: count) { worker in
+            let lookup = FileStatusLookup()  // (a worker takes one folder's jobs at a time)
             while let index = queue.nextJob(worker: worker) {
                 started(index, jobs[index])
-                queue.finish(index, result: convert(jobs[index]))
+                queue.finish(index, result: convert(jobs[index], lookup: lookup))
             }
         }
     }
 
     /// Converts one job; everything it holds is released before the next one starts.
     public func convert(_ job: BatchJob) -> BatchResult {
+        convert(job, lookup: FileStatusLookup())
+    }
+
+    private func convert(_ job: BatchJob, lookup: FileStatusLookup) -> BatchResult {
         // The input's status before it is read: when it is as recorded, it is not read at all.
-        let status = record?.inputStatus(job.input) ?? ""
-        if let (title, facts, warnings) = record?.unchanged(job, status: status) {
+        let status = record?.inputStatus(job.input, lookup: lookup) ?? ""
+        if let (title, facts, warnings) = record?.unchanged(job, status: status, lookup: lookup) {
             return BatchResult(job: job, outcome: check ? .upToDate : .unchanged, warnings: warnings, title: title, facts: facts)
         }
         let input: [UInt8]
@@ -95,7 +100,7 @@ public struct BatchRunner: Sendable {
         } catch {
             return BatchResult(job: job, outcome: .failed(.io(path: job.input, "cannot read")), warnings: [], title: nil)
         }
-        if let (title, facts, warnings) = record?.unchanged(job, status: status, input: input) {
+        if let (title, facts, warnings) = record?.unchanged(job, status: status, input: input, lookup: lookup) {
             return BatchResult(job: job, outcome: check ? .upToDate : .unchanged, warnings: warnings, title: title, facts: facts)
         }
         let page = site.map { site in
@@ -110,7 +115,8 @@ public struct BatchRunner: Sendable {
         let result = finish(job) { try converter.convert(input, file: job.input, site: page) }
         switch result.outcome {
         case .written, .unchanged, .upToDate:
-            record?.record(job, input: input, status: status, title: result.title ?? "", facts: result.facts, warnings: result.warnings)
+            record?.record(
+                job, input: input, status: status, title: result.title ?? "", facts: result.facts, warnings: result.warnings, lookup: lookup)
         case .stale, .failed: break
         }
         return result

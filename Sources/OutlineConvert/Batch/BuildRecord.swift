@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 
 /// What the last batch into a folder produced, so that a run with nothing to do converts
@@ -35,7 +36,7 @@ public final class BuildRecord: @unchecked Sendable {
         return Path.join(folder, hash(Array(BatchPlan.resolved(outputDirectory).utf8)) + ".record")
     }
 
-    private struct Entry {
+    fileprivate struct Entry {
         var inputHash: String
         /// The input's status when it was read ("" when too recent to trust).
         var inputStatus: String
@@ -59,19 +60,54 @@ public final class BuildRecord: @unchecked Sendable {
     private let started = BuildRecord.now()
 
     /// Loads the record at `path`, if it was made with the same `key`.
-    public init(path: String, key: String) {
-        self.path = path
+    public convenience init(path: String, key: String) {
+        self.init(Reading(path: path), key: key)
+    }
+
+    /// The record `reading` has read, if it was made with the same `key`.
+    public init(_ reading: Reading, key: String) {
+        path = reading.path
         self.key = key
-        previous = (try? Files.read(path, limit: Int.max >> 1)).map { Self.parse($0, key: key) } ?? [:]
+        previous = reading.entries(key: key)
+        current.reserveCapacity(previous.count)  // (a rerun sees each job again)
+    }
+
+    /// A record read and parsed on another thread while the batch is planned: its key
+    /// names the run's inputs, so it is known only once the plan is made, and a rerun with
+    /// nothing to do spent a fifth of its time reading the record.
+    public final class Reading: @unchecked Sendable {
+        // (Unchecked: `read` is written before `done` is left and read only after it is waited on.)
+        let path: String
+        private var read: (header: ArraySlice<UInt8>, entries: [String: Entry])?
+        private let done = DispatchGroup()
+
+        /// Starts reading the record at `path`.
+        public init(path: String) {
+            self.path = path
+            done.enter()
+            DispatchQueue.global(qos: .userInitiated).async {
+                self.read = (try? Files.read(path, limit: Int.max >> 1)).flatMap(BuildRecord.parse)
+                self.done.leave()
+            }
+        }
+
+        /// Its entries, once read, if it was made with `key`.
+        fileprivate func entries(key: String) -> [String: Entry] {
+            done.wait()
+            guard let read, read.header.elementsEqual((BuildRecord.header + BuildRecord.escaped(key)).utf8) else { return [:] }
+            return read.entries
+        }
     }
 
     /// The page title (and site facts) when `job`'s output is known to be what its input
     /// converts to: by the input's `status` (from `inputStatus`, taken before reading it)
-    /// alone, or by its bytes when `input` is given.
-    func unchanged(_ job: BatchJob, status: String, input: [UInt8]? = nil) -> (title: String, facts: PageFacts?, warnings: [Diagnostic])? {
+    /// alone, or by its bytes when `input` is given. (Files are looked at through `lookup`.)
+    func unchanged(
+        _ job: BatchJob, status: String, input: [UInt8]? = nil, lookup: FileStatusLookup
+    ) -> (title: String, facts: PageFacts?, warnings: [Diagnostic])? {
         guard let entry = previous[job.input], entry.output == job.output,
             input.map({ entry.inputHash == Self.hash($0) }) ?? (!status.isEmpty && status == entry.inputStatus),
-            let (size, modified) = Self.status(job.output), size == entry.outputSize, modified == entry.outputModified
+            let (size, modified) = Self.status(job.output, lookup: lookup), size == entry.outputSize, modified == entry.outputModified
         else { return nil }
         var kept = entry
         kept.inputStatus = status  // (now old enough to be trusted, perhaps)
@@ -84,9 +120,8 @@ public final class BuildRecord: @unchecked Sendable {
 
     /// The status of the input `path` to record and compare, taken before it is read: ""
     /// when there is none, or when it changed too recently to be trusted.
-    func inputStatus(_ path: String) -> String {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return "" }
+    func inputStatus(_ path: String, lookup: FileStatusLookup) -> String {
+        guard let info = lookup.status(of: path) else { return "" }
         let changed = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
         guard changed < started - 1_000_000_000 else { return "" }
         let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
@@ -95,8 +130,10 @@ public final class BuildRecord: @unchecked Sendable {
 
     /// Notes that `job`'s output now holds what `input` converts to; `status` is the input's
     /// as it was before it was read.
-    func record(_ job: BatchJob, input: [UInt8], status: String, title: String, facts: PageFacts?, warnings: [Diagnostic]) {
-        guard let (size, modified) = Self.status(job.output) else { return }
+    func record(
+        _ job: BatchJob, input: [UInt8], status: String, title: String, facts: PageFacts?, warnings: [Diagnostic], lookup: FileStatusLookup
+    ) {
+        guard let (size, modified) = Self.status(job.output, lookup: lookup) else { return }
         let entry = Entry(
             inputHash: Self.hash(input), inputStatus: status, output: job.output, outputSize: size, outputModified: modified,
             title: title, facts: facts?.encoded ?? "", warnings: Self.encoded(warnings))
@@ -128,9 +165,10 @@ public final class BuildRecord: @unchecked Sendable {
     /// The first line's start; a record of another version is not read.
     private static let header = "outline-render build record 3\t"
 
-    private static func parse(_ bytes: [UInt8], key: String) -> [String: Entry] {
+    /// The header line and the entries; nil when a line is not an entry.
+    private static func parse(_ bytes: [UInt8]) -> (header: ArraySlice<UInt8>, entries: [String: Entry])? {
         let lines = bytes.split(separator: 10)
-        guard let first = lines.first, first.elementsEqual((header + escaped(key)).utf8) else { return [:] }
+        guard let first = lines.first else { return nil }
         var entries: [String: Entry] = [:]
         entries.reserveCapacity(lines.count - 1)
         var fields: [String] = []
@@ -138,12 +176,12 @@ public final class BuildRecord: @unchecked Sendable {
         for line in lines.dropFirst() {
             fields.removeAll(keepingCapacity: true)
             for field in line.split(separator: 9, omittingEmptySubsequences: false) { fields.append(unescaped(field)) }
-            guard fields.count == 9, let size = Int64(fields[4]), let modified = Int64(fields[5]) else { return [:] }
+            guard fields.count == 9, let size = Int64(fields[4]), let modified = Int64(fields[5]) else { return nil }
             entries[fields[0]] = Entry(
                 inputHash: fields[1], inputStatus: fields[2], output: fields[3], outputSize: size, outputModified: modified,
                 title: fields[6], facts: fields[7], warnings: fields[8])
         }
-        return entries
+        return (first, entries)
     }
 
     private static func now() -> Int64 {
@@ -199,9 +237,8 @@ public final class BuildRecord: @unchecked Sendable {
         return String(decoding: out, as: UTF8.self)
     }
 
-    private static func status(_ path: String) -> (size: Int64, modified: Int64)? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
+    private static func status(_ path: String, lookup: FileStatusLookup) -> (size: Int64, modified: Int64)? {
+        guard let info = lookup.status(of: path) else { return nil }
         return (Int64(info.st_size), Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
     }
 
