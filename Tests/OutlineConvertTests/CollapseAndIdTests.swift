@@ -64,6 +64,25 @@ import Testing
         #expect(ids == ["mac-1", "mac"])
     }
 
+    @Test func anExplicitIdSpeltAsItsTitlesSlugIsStillExplicit() throws {
+        // Our XML and plist writers spell out every id, so most ids read back are slugs: such
+        // an id is not kept as a string, but it still wins over earlier slugs and repeats.
+        let xml = """
+            <outline><item title="Mac"/><item title="Mac" id="mac"/><item title="PC" id="mac"/><item title="Mac" id="mac"/></outline>
+            """
+        let conversion = try Support.convert(xml, file: "test.xml") { $0.to = .json }
+        let ids = conversion.output.split(separator: "\n").filter { $0.contains("\"id\"") }.map { $0.trimmingPrefix(while: \.isWhitespace) }
+        #expect(ids == [#""id": "mac-1","#, #""id": "mac","#, #""id": "mac-2","#, #""id": "mac-3","#])
+        #expect(conversion.warnings.map(\.description).count == 2)
+
+        var node = OutlineNode(title: "Mac", id: "mac")
+        #expect(node.id == "mac" && node.idIsSlugOfTitle)
+        node.title = "Apple Mac"  // the id stays what it was
+        #expect(node.id == "mac" && !node.idIsSlugOfTitle)
+        #expect(OutlineNode(title: "Mac", id: "mac") == OutlineNode(title: "Mac", id: "mac"))
+        #expect(OutlineNode(title: "Mac", id: "mac") != OutlineNode(title: "Mac", id: "mac-1"))
+    }
+
     @Test func duplicateExplicitIdsWarnAndTheLaterIsRenamed() throws {
         let conversion = try Support.convert("# A {#x}\n# B {#x}\n") { $0.to = .json }
         #expect(conversion.output.contains("\"id\": \"x\""))

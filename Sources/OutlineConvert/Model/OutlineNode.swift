@@ -9,7 +9,8 @@ public struct OutlineNode: Equatable, Sendable {
     /// Initial state: `nil` while the source says nothing, so that the collapse rules decide.
     public var collapsed: Bool?
     /// Whether the id is the title's slug, made when asked instead of kept (most ids are:
-    /// an outline of 66,000 nodes kept 3.4 MB of them). See `id`.
+    /// an outline of 66,000 nodes kept 3.4 MB of them; and our XML and plist writers spell
+    /// out every id, so most ids read back are slugs too). See `id`.
     private(set) var idIsSlugOfTitle = false
     private var storedLine: Int32
     /// Plain-text title; never empty.
@@ -32,8 +33,10 @@ public struct OutlineNode: Equatable, Sendable {
     public var id: String {
         get { idIsSlugOfTitle ? IdentifierAssigner.slug(title) : storedId }
         set {
-            storedId = newValue
-            idIsSlugOfTitle = false
+            // (Compared without making the slug a String: a reader sets an id per node.)
+            let isSlug = !newValue.isEmpty && IdentifierAssigner.withSlug(of: title) { $0.elementsEqual(newValue.utf8) }
+            storedId = isSlug ? "" : newValue
+            idIsSlugOfTitle = isSlug
         }
     }
 
@@ -78,12 +81,13 @@ public struct OutlineNode: Equatable, Sendable {
         children: [OutlineNode] = [], attributes: [String: String] = [:], line: Int = 0
     ) {
         self.title = title
-        self.storedId = id
+        self.storedId = ""
         self.collapsed = collapsed
         self.bodyStorage = .text(body)
         self.children = children
         self.attributes = attributes
         self.storedLine = Int32(clamping: line)
+        if !id.isEmpty { self.id = id }
     }
 
     /// Whether the node starts closed (an unspecified state is open; a node that cannot

@@ -131,11 +131,12 @@ private struct Mapper {
 
     mutating func node(_ value: JSONValue, path: KeyPath) throws -> OutlineNode {
         var node = OutlineNode(title: "", line: line(at: value.offset))
+        var id: String?  // (set once the title is known: an id that is its slug is not kept)
         for (key, member) in try members(value, path: path) {
             let keyPath = path.appending(key)
             switch key {
             case "title": node.title = try title(member, path: keyPath)
-            case "id": node.id = try string(member, path: keyPath).trimmed
+            case "id": id = try string(member, path: keyPath).trimmed
             case "collapsed":
                 guard case .bool(let collapsed) = member.kind else { throw wrongType(member, keyPath, expected: "a boolean") }
                 node.collapsed = collapsed
@@ -146,6 +147,7 @@ private struct Mapper {
             }
         }
         guard !node.title.isEmpty else { throw invalid(value, path, "a section needs a \"title\"") }
+        if let id { node.id = id }
         return node
     }
 }

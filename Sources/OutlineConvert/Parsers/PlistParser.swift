@@ -103,19 +103,21 @@ private struct Reader {
         }
         guard case .dict(let entries) = value.kind else { throw wrongType(value, path, expected: "a dict or a string") }
         var node = OutlineNode(title: "", line: value.line)
+        var id: String?  // (set once the title is known: an id that is its slug is not kept)
         // (Each key's path is made only for a message: most values have none.)
         for (key, entry) in entries {
             switch key {
             case "name", "title": node.title = try title(entry, path: path.appending(key))
             case "collapsed": node.collapsed = try bool(entry, path: path.appending(key))
             case "detail": node.body = BodyText.normalized(try string(entry, path: path.appending(key)))
-            case "id": node.id = try string(entry, path: path.appending(key)).trimmed
+            case "id": id = try string(entry, path: path.appending(key)).trimmed
             case "items": node.children = try sections(entry, path: path.appending(key))
             case "attributes": node.attributes = try attributes(entry, path: path.appending(key))
             default: warnUnknown(key, entry, path: path.appending(key))
             }
         }
         guard !node.title.isEmpty else { throw invalid(value, path, "a section needs a 'name' (or 'title') string") }
+        if let id { node.id = id }
         return node
     }
 

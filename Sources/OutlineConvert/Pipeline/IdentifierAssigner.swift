@@ -28,8 +28,10 @@ struct IdentifierAssigner {
         outline.mapNodes { node in
             defer { ordinal += 1 }
             guard node.hasId else { return }
-            let id = Self.cleaned(node.id)
-            if !id.isEmpty && !assigner.used.insert(id) { assigner.repeated.insert(ordinal) }
+            // (An explicit id that is the title's slug is kept as the title, here too.)
+            let id = node.idIsSlugOfTitle ? "" : Self.cleaned(node.id)
+            let first = node.idIsSlugOfTitle ? assigner.used.insert(slugOf: node.title) : id.isEmpty || assigner.used.insert(id)
+            if !first { assigner.repeated.insert(ordinal) }
         }
         outline.mapNodes { assigner.assign(&$0) }
         return assigner.warnings
@@ -42,6 +44,8 @@ struct IdentifierAssigner {
 
     private mutating func assign(_ node: inout OutlineNode) {
         defer { ordinal += 1 }
+        // An explicit id that is the title's slug (a slug has nothing to clean) is given.
+        if node.idIsSlugOfTitle && !repeated.contains(ordinal) { return }
         let explicit = node.hasId ? Self.cleaned(node.id) : ""
         if !explicit.isEmpty {
             if !repeated.contains(ordinal) {
