@@ -79,13 +79,14 @@ public struct BatchPlan: Sendable {
             let parent = Path.parent(job.output)
             let folder = folders[parent] ?? Self.resolved(parent)
             folders[parent] = folder
-            let key = Path.join(folder, Path.lastComponent(job.output))
+            let name = Path.lastComponent(job.output)
+            let key = Path.join(folder, name)
             if let other = byOutput[key] {
                 problems.append("\(other) and \(job.input) would both write \(job.output)")
             } else {
                 byOutput[key] = job.input
             }
-            if let info = lookup.status(of: job.output), inputIdentities.contains(FileIdentity(info)) {
+            if let info = lookup.status(of: name, in: parent), inputIdentities.contains(FileIdentity(info)) {
                 problems.append("\(job.output) is an input (or another name for one); it would be overwritten")
             }
         }
@@ -181,7 +182,7 @@ private struct TreeWalker {
             }
             let path = Path.join(directory, name)
             let relativePath = relative.isEmpty ? name : relative + "/" + name
-            guard let info = lookup.status(of: path) else {
+            guard let info = lookup.status(of: name, in: directory) else {
                 var link = stat()
                 if lstat(path, &link) == 0 {
                     skipped.append((path, "a broken symbolic link"))

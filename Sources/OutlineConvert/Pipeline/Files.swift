@@ -376,10 +376,15 @@ final class FileStatusLookup {
 
     /// What `stat(path)` would say; nil (with `errno` set) when it cannot be looked at.
     func status(of path: String) -> stat? {
-        let descriptor = self.descriptor(of: Path.parent(path))
+        status(of: Path.lastComponent(path), in: Path.parent(path))
+    }
+
+    /// What `stat` would say of the entry `name` of `folder` (for a caller that has both).
+    func status(of name: String, in folder: String) -> stat? {
+        let descriptor = self.descriptor(of: folder)
         var info = stat()
         // (A folder that can be searched but not read cannot be opened: then the whole path.)
-        let found = descriptor >= 0 ? fstatat(descriptor, Path.lastComponent(path), &info, 0) : stat(path, &info)
+        let found = descriptor >= 0 ? fstatat(descriptor, name, &info, 0) : stat(Path.join(folder, name), &info)
         return found == 0 ? info : nil
     }
 

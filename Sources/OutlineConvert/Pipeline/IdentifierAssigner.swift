@@ -29,8 +29,13 @@ struct IdentifierAssigner {
             defer { ordinal += 1 }
             guard node.hasId else { return }
             // (An explicit id that is the title's slug is kept as the title, here too.)
-            let id = node.idIsSlugOfTitle ? "" : Self.cleaned(node.id)
-            let first = node.idIsSlugOfTitle ? assigner.used.insert(slugOf: node.title) : id.isEmpty || assigner.used.insert(id)
+            let first: Bool
+            if node.idIsSlugOfTitle {
+                first = assigner.used.insert(slugOf: node.title)
+            } else {
+                let id = Self.cleaned(node.id)
+                first = id.isEmpty || assigner.used.insert(id)
+            }
             if !first { assigner.repeated.insert(ordinal) }
         }
         outline.mapNodes { assigner.assign(&$0) }
