@@ -35,15 +35,31 @@ enum XMLText {
         return replaced
     }
 
-    /// Whether `name` can be an XML attribute or element name as written here: ASCII
-    /// letters, digits, `_`, `-` and `.`, starting with a letter or `_`, and not starting
-    /// with `xml` (reserved, and `xmlns` declares namespaces).
+    /// Whether `name` can be an XML attribute or element name as written here: an XML 1.0
+    /// name without a colon (a prefix would need a namespace declared), and not `xmlns`,
+    /// which declares one. Names starting with `xml` are reserved for the W3C's use but are
+    /// still names, and feed readers write `xmlUrl` on every outline: they are kept.
     static func isName(_ name: String) -> Bool {
-        guard let first = name.utf8.first, first == UInt8(ascii: "_") || first.isASCIILetter,
-            !name.lowercased().hasPrefix("xml")
-        else { return false }
-        return name.utf8.allSatisfy {
-            $0.isASCIILetter || $0.isASCIIDigit || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
+        guard let first = name.unicodeScalars.first, isNameStart(first), name != "xmlns" else { return false }
+        return name.unicodeScalars.dropFirst().allSatisfy { isNameStart($0) || isNameCharacter($0) }
+    }
+
+    /// XML 1.0's NameStartChar, less the colon.
+    private static func isNameStart(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x41...0x5A, 0x61...0x7A, 0x5F, 0xC0...0xD6, 0xD8...0xF6, 0xF8...0x2FF, 0x370...0x37D, 0x37F...0x1FFF,
+            0x200C...0x200D, 0x2070...0x218F, 0x2C00...0x2FEF, 0x3001...0xD7FF, 0xF900...0xFDCF, 0xFDF0...0xFFFD,
+            0x10000...0xEFFFF:
+            true
+        default: false
+        }
+    }
+
+    /// The rest of XML 1.0's NameChar.
+    private static func isNameCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x2D, 0x2E, 0x30...0x39, 0xB7, 0x300...0x36F, 0x203F...0x2040: true
+        default: false
         }
     }
 }
