@@ -49,14 +49,11 @@ public enum DocsIndex {
         // By bytes: `[` followed by a combining mark is one character, but cmark reads a `[`.
         var out: [UInt8] = []
         for byte in text.split(whereSeparator: \.isNewline).joined(separator: " ").utf8 {
-            if punctuation.contains(byte) { out.append(92) }
+            if byte.isASCIIPunctuation { out.append(UInt8(ascii: "\\")) }
             out.append(byte)
         }
         return String(decoding: out, as: UTF8.self)
     }
-
-    /// CommonMark's ASCII punctuation: every one may be backslash-escaped.
-    private static let punctuation: Set<UInt8> = Set("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~".utf8)
 
     /// A path segment with everything but RFC 3986's unreserved characters percent-encoded:
     /// a `:` too, so that no file name (`javascript:alert(1).md`) can read as a URL scheme.

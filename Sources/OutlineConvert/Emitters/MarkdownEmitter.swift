@@ -49,7 +49,7 @@ struct MarkdownEmitter: OutlineWriter {
             heading += title
             let attributes = attributeBlock(node, depth: depth, warnings: &warnings)
             // A title ending in `}` needs a block after it, or its end would read as one.
-            if !attributes.isEmpty || title.hasSuffix("}") { heading += " {" + Self.escapedInline(attributes.joined(separator: " ")) + "}" }
+            if !attributes.isEmpty || title.hasSuffix("}") { heading += " {" + attributes.joined(separator: " ") + "}" }
             block(heading, into: &markdown)
             if !node.body.isEmpty { block(Self.escapingHeadingLines(node.body, of: node, warnings: &warnings), into: &markdown) }
             write(node.children, depth: depth + 1, into: &markdown, warnings: &warnings)
@@ -61,7 +61,7 @@ struct MarkdownEmitter: OutlineWriter {
         var pieces: [String] = []
         if !node.idIsSlugOfTitle && node.id != IdentifierAssigner.slug(node.title) {
             if Self.isAttributeWord(node.id) {
-                pieces.append("#" + node.id)
+                pieces.append("#" + Self.escapedInline(node.id))
             } else {
                 warnings.add(
                     Diagnostic(
@@ -71,6 +71,8 @@ struct MarkdownEmitter: OutlineWriter {
             }
         }
         if node.isCollapsed { pieces.append(".collapsed") }
+        // Ids and classes as before: each inline-syntax character escaped for cmark, which
+        // reads the heading first.
         for key in node.attributes.keys.sorted() {
             let value = node.attributes[key] ?? ""
             if key == "class" {
@@ -78,21 +80,51 @@ struct MarkdownEmitter: OutlineWriter {
                     if Self.markerClasses.contains(name) || !Self.isAttributeWord(name) {
                         warnings.dropped("class \(name)", of: node, because: "the reader would take it as something else")
                     } else {
-                        pieces.append("." + name)
+                        pieces.append("." + Self.escapedInline(name))
                     }
                 }
             } else if key == Self.depthAttribute || (key == "visibility" && value == "folded") {
                 warnings.dropped(key, of: node, because: "the reader takes it as a marker")
             } else if !Self.isAttributeKey(key) {
                 warnings.dropped(key, of: node, because: "it is not a pandoc attribute name")
-            } else if value.contains(where: { $0 == "{" || $0 == "}" || $0.isNewline }) || (value.contains("\"") && value.contains("'")) {
-                warnings.dropped(key, of: node, because: "its value cannot be written in a heading's attributes")
+            } else if value.contains(where: \.isNewline) {
+                warnings.dropped(key, of: node, because: "a heading's attributes cannot hold a line break")
             } else {
-                pieces.append(key + (value.contains("\"") ? "='" + value + "'" : "=\"" + value + "\""))
+                pieces.append(Self.escapedKey(key) + "=" + Self.quotedValue(value))
             }
         }
         if depth > 6 { pieces.append(Self.depthAttribute + "=\"\(depth)\"") }
         return pieces
+    }
+
+    /// A key (letters, digits, `-`, `_`, `:`) with each `_` that could open or close emphasis
+    /// in cmark escaped: one not between two ASCII letters or digits. Pandoc reads `a_b` but
+    /// not `a\\_b`, and cmark can read no emphasis into `a_b`.
+    private static func escapedKey(_ key: String) -> String {
+        let bytes = Array(key.utf8)
+        var result: [UInt8] = []
+        for (index, byte) in bytes.enumerated() {
+            let inWord = { (neighbour: Int) in bytes.indices.contains(neighbour) && (bytes[neighbour].isASCIILetter || bytes[neighbour].isASCIIDigit)
+            }
+            if byte == UInt8(ascii: "_") && !(inWord(index - 1) && inWord(index + 1)) { result.append(UInt8(ascii: "\\")) }
+            result.append(byte)
+        }
+        return String(decoding: result, as: UTF8.self)
+    }
+
+    /// A value as pandoc's attribute syntax quotes it, read back the same by pandoc and by our
+    /// reader: in single quotes when it holds `"` and no `'`, else in double quotes; inside,
+    /// `\\` and the quote are escaped with `\\`, and so is each character cmark would take as
+    /// inline syntax (both readers take `\\` before ASCII punctuation as that character).
+    static func quotedValue(_ value: String) -> String {
+        let quote = value.contains("\"") && !value.contains("'") ? UInt8(ascii: "'") : UInt8(ascii: "\"")
+        var result: [UInt8] = [quote]
+        for byte in value.utf8 {
+            if byte == quote || byte == UInt8(ascii: "\\") || inlineSyntax.contains(byte) { result.append(UInt8(ascii: "\\")) }
+            result.append(byte)
+        }
+        result.append(quote)
+        return String(decoding: result, as: UTF8.self)
     }
 
     /// A word the attribute reader takes after `#` or `.`.

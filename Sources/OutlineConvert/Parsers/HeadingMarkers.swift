@@ -11,7 +11,10 @@ struct HeadingMarkers {
     /// The title of a heading with no text at all.
     static let untitled = "Untitled"
 
-    init(parts: [CommonMarkDocument.TitlePart]) {
+    /// The markers of a heading whose inline content cmark read as `parts`; `source` is the
+    /// heading's last line as written, where pandoc attributes are read (cmark's text has
+    /// already taken their backslash escapes away).
+    init(parts: [CommonMarkDocument.TitlePart], source: ArraySlice<UInt8>) {
         // Most titles are text and code with single spaces, no raw HTML and no attributes
         // (which `isPlain` rules out: they end with `}`): use them as they are.
         if let plain = Self.plainTitle(parts) {
@@ -35,11 +38,11 @@ struct HeadingMarkers {
             }
         }
         // Pandoc attributes close the heading: they must end its last run of plain text.
-        if let last = pieces.last, last.isText {
+        // They are read from the source; in cmark's text they start at the `{` that is as
+        // many from the end as the source's block holds (escaping keeps every brace).
+        if let last = pieces.last, last.isText, let (attributes, braces) = PandocAttributes.ending(source) {
             let text = last.text.trimmingTrailingSpaces
-            if text.hasSuffix("}"), let open = text.lastIndex(of: "{"),
-                let attributes = PandocAttributes(String(text[text.index(after: open)..<text.index(before: text.endIndex)]))
-            {
+            if text.hasSuffix("}"), let open = Self.index(ofBrace: braces, fromTheEndOf: text) {
                 pieces[pieces.count - 1].text = String(text[..<open])
                 apply(attributes)
             }
@@ -63,6 +66,20 @@ struct HeadingMarkers {
             if key == "visibility" && value == "folded" { collapsed = true; continue }
             self.attributes[key] = value
         }
+    }
+
+    /// The index of the `count`-th `{` from the end of `text`.
+    private static func index(ofBrace count: Int, fromTheEndOf text: String) -> String.Index? {
+        var seen = 0
+        var index = text.endIndex
+        while index > text.startIndex {
+            index = text.index(before: index)
+            if text[index] == "{" {
+                seen += 1
+                if seen == count { return index }
+            }
+        }
+        return nil
     }
 
     /// The parts joined, when they are only text and code and need no clean-up.
@@ -103,44 +120,163 @@ struct HeadingMarkers {
 }
 
 /// Pandoc's attribute syntax, the text between `{` and `}`: `#id`, `.class`, `key=value`,
-/// `key="quoted value"`, and `-` (pandoc's short form of `.unnumbered`).
+/// `key="quoted value"` (or single quotes), and `-` (pandoc's short form of `.unnumbered`).
+/// As pandoc reads it, a backslash before ASCII punctuation stands for that character (so a
+/// quoted value holds `\"`, `\\`, `\}`), and a character reference (`&amp;`) for its
+/// character.
 struct PandocAttributes {
     var id: String?
     var classes: [String] = []
     var pairs: [(String, String)] = []
 
+    /// The attributes that end a heading's source line (`# Title {#id key="v"}`), and how
+    /// many `{` the block holds, its own included; nil when the line does not end in one.
+    /// The block is the leftmost `{…}` that reads as attributes through to the end.
+    static func ending(_ line: ArraySlice<UInt8>) -> (PandocAttributes, braces: Int)? {
+        var end = line.endIndex
+        func trimSpaces() {
+            while end > line.startIndex, line[end - 1] == UInt8(ascii: " ") || line[end - 1] == UInt8(ascii: "\t") { end -= 1 }
+        }
+        trimSpaces()
+        // markmap's comments may follow the block (`# Mac {.x} <!-- markmap: fold -->`), and
+        // so may an ATX heading's closing `#`s (`# Mac {.x} ##`).
+        while true {
+            if line[..<end].reversed().starts(with: ">--".utf8), let comment = lastCommentStart(line[..<end]) {
+                end = comment
+            } else if end > line.startIndex, line[end - 1] == UInt8(ascii: "#") {
+                let hashes = line[..<end].reversed().prefix { $0 == UInt8(ascii: "#") }.count
+                guard end - hashes > line.startIndex, line[end - hashes - 1] == UInt8(ascii: " ") else { break }
+                end -= hashes
+            } else {
+                break
+            }
+            trimSpaces()
+        }
+        guard end > line.startIndex, line[end - 1] == UInt8(ascii: "}") else { return nil }
+        var start = line.startIndex
+        while let open = line[start..<end].firstIndex(of: UInt8(ascii: "{")) {
+            // (A `{` after an odd number of backslashes is escaped: text, not a block.)
+            let backslashes = line[start..<open].reversed().prefix { $0 == UInt8(ascii: "\\") }.count
+            if backslashes % 2 == 0, let attributes = PandocAttributes(Array(line[(open + 1)..<(end - 1)])) {
+                return (attributes, line[open..<end].count { $0 == UInt8(ascii: "{") })
+            }
+            start = open + 1
+        }
+        return nil
+    }
+
+    /// Where the last `<!--` in `text` starts.
+    private static func lastCommentStart(_ text: ArraySlice<UInt8>) -> Int? {
+        var index = text.endIndex - 4
+        while index >= text.startIndex {
+            if text[index..<(index + 4)].elementsEqual("<!--".utf8) { return index }
+            index -= 1
+        }
+        return nil
+    }
+
     /// Nil unless the whole text is valid attribute syntax (`{}`, empty, is valid: no
     /// attributes, as pandoc reads it).
-    init?(_ text: String) {
-        var rest = Substring(text)
+    init?(_ text: String) { self.init(Array(text.utf8)) }
+
+    private init?(_ bytes: [UInt8]) {
+        var reader = Reader(bytes: bytes)
         while true {
-            rest = rest.drop { $0 == " " || $0 == "\t" }
-            guard let first = rest.first else { break }
-            if first == "#" || first == "." {
-                let word = rest.dropFirst().prefix { !$0.isWhitespace }
-                guard !word.isEmpty, !word.contains(where: { "{}\"'=#".contains($0) }) else { return nil }
-                if first == "#" { id = String(word) } else { classes.append(String(word)) }
-                rest = rest[word.endIndex...]
-            } else if first == "-" && rest.dropFirst().first?.isWhitespace != false {
-                // (`first?.isWhitespace != false`: the end of the text, or white space.)
+            reader.skipSpaces()
+            guard let first = reader.peek() else { break }
+            if first == UInt8(ascii: "#") || first == UInt8(ascii: ".") {
+                reader.advance()
+                guard let word = reader.word(), !word.isEmpty, !word.contains(where: { "{}\"'=#".contains($0) }) else { return nil }
+                if first == UInt8(ascii: "#") { id = word } else { classes.append(word) }
+            } else if first == UInt8(ascii: "-") && reader.isSpaceOrEnd(at: 1) {
                 classes.append("unnumbered")
-                rest = rest.dropFirst()
+                reader.advance()
             } else {
-                let key = rest.prefix { $0.isLetter || $0.isNumber || "-_:".contains($0) }
-                guard !key.isEmpty, rest[key.endIndex...].first == "=" else { return nil }
-                rest = rest[key.endIndex...].dropFirst()
-                var value: Substring
-                if let quote = rest.first, quote == "\"" || quote == "'" {
-                    guard let close = rest.dropFirst().firstIndex(of: quote) else { return nil }
-                    value = rest[rest.index(after: rest.startIndex)..<close]
-                    rest = rest[rest.index(after: close)...]
+                guard let key = reader.key(), reader.peek() == UInt8(ascii: "=") else { return nil }
+                reader.advance()
+                let value: String
+                if let quote = reader.peek(), quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") {
+                    reader.advance()
+                    guard let quoted = reader.quoted(until: quote) else { return nil }
+                    value = quoted
                 } else {
-                    value = rest.prefix { !$0.isWhitespace }
-                    guard !value.contains(where: { "{}\"'".contains($0) }) else { return nil }
-                    rest = rest[value.endIndex...]
+                    guard let word = reader.word(), !word.contains(where: { "{}\"'".contains($0) }) else { return nil }
+                    value = word
                 }
-                pairs.append((String(key), String(value)))
+                pairs.append((key, value))
             }
         }
+    }
+
+    /// Reads the bytes of an attribute block, escapes and references decoded.
+    private struct Reader {
+        let bytes: [UInt8]
+        var index = 0
+
+        func peek() -> UInt8? { index < bytes.count ? bytes[index] : nil }
+        mutating func advance() { index += 1 }
+
+        func isSpaceOrEnd(at offset: Int) -> Bool {
+            index + offset >= bytes.count || Self.isSpace(bytes[index + offset])
+        }
+
+        mutating func skipSpaces() {
+            while let byte = peek(), Self.isSpace(byte) { advance() }
+        }
+
+        /// A key: letters, digits, `-`, `_`, `:` (any non-ASCII letter too); the Markdown
+        /// writer escapes an `_` as `\_`, so that cmark reads no emphasis into the heading.
+        mutating func key() -> String? {
+            var result: [UInt8] = []
+            while let byte = peek() {
+                if byte == UInt8(ascii: "\\"), index + 1 < bytes.count, "-_:".utf8.contains(bytes[index + 1]) {
+                    result.append(bytes[index + 1])
+                    index += 2
+                } else if byte >= 0x80 || byte.isASCIILetter || byte.isASCIIDigit || "-_:".utf8.contains(byte) {
+                    result.append(byte)
+                    advance()
+                } else {
+                    break
+                }
+            }
+            return result.isEmpty ? nil : String(validating: result, as: UTF8.self)
+        }
+
+        /// Up to white space or the end, escapes decoded; nil when it is not UTF-8.
+        mutating func word() -> String? {
+            var result: [UInt8] = []
+            while let byte = peek(), !Self.isSpace(byte) { appendCharacter(to: &result) }
+            return String(validating: result, as: UTF8.self)
+        }
+
+        /// Up to the closing `quote`, escapes decoded; nil when it does not close.
+        mutating func quoted(until quote: UInt8) -> String? {
+            var result: [UInt8] = []
+            while let byte = peek() {
+                if byte == quote {
+                    advance()
+                    return String(validating: result, as: UTF8.self)
+                }
+                appendCharacter(to: &result)
+            }
+            return nil
+        }
+
+        /// One character of a value: `\` and ASCII punctuation, a character reference, or a byte.
+        private mutating func appendCharacter(to result: inout [UInt8]) {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1].isASCIIPunctuation {
+                result.append(bytes[index + 1])
+                index += 2
+            } else if byte == UInt8(ascii: "&"), let (length, value) = CharacterReference.decode(bytes[index...]) {
+                result += value.utf8
+                index += length
+            } else {
+                result.append(byte)
+                index += 1
+            }
+        }
+
+        private static func isSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
     }
 }

@@ -18,8 +18,8 @@ public struct MarkdownParser: OutlineReader {
     /// Markdown takes any text: it is what is left when nothing else matches.
     func sniff(_ head: ArraySlice<UInt8>) -> Bool { true }
 
-    func read(_ bytes: [UInt8], file: String, maxInputSize: Int) throws -> ParsedDocument {
-        try MarkdownParser(maxInputSize: maxInputSize).parse(bytes: bytes, file: file)
+    func read(_ bytes: [UInt8], file: String, options: ConversionOptions) throws -> ParsedDocument {
+        try MarkdownParser(maxInputSize: options.maxInputSize).parse(bytes: bytes, file: file)
     }
 
     /// Parses Markdown `text`; `file` names the source in messages.
@@ -56,7 +56,10 @@ public struct MarkdownParser: OutlineReader {
             guard let block = document.heading(at: index) else { continue }
             let heading = block.heading
             endBody(beforeLine: block.startLine, block: index)
-            let markers = HeadingMarkers(parts: heading.parts)
+            let endLine = source.headingEndLine(block)
+            // (Attributes end the heading's text: on its line, or a setext heading's last line.)
+            let textLine = endLine > block.startLine ? endLine - 1 : endLine
+            let markers = HeadingMarkers(parts: heading.parts, source: source.line(textLine))
             var attributes = markers.attributes
             var level = heading.level
             // The Markdown writer's fallback for depths past six: `###### x {outline-depth="9"}`.
@@ -69,7 +72,7 @@ public struct MarkdownParser: OutlineReader {
                     title: markers.title, id: markers.id ?? "", collapsed: markers.collapsed,
                     attributes: attributes, line: block.startLine),
                 level: level, foldAll: markers.foldAll)
-            bodyStart = (source.headingEndLine(block) + 1, index + 1)
+            bodyStart = (endLine + 1, index + 1)
             document.doneWithHeading(index)
         }
         endBody(beforeLine: source.count + 1, block: document.blockCount)

@@ -5,3 +5,11 @@ extension UInt8 {
     /// `0`–`9`.
     var isASCIIDigit: Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self) }
 }
+
+extension UInt8 {
+    /// CommonMark's ASCII punctuation (``!"#$%&'()*+,-./:;<=>?@[\]^_`{|}~``): each may be
+    /// backslash-escaped in Markdown and in pandoc's attributes.
+    var isASCIIPunctuation: Bool {
+        (0x21...0x2F).contains(self) || (0x3A...0x40).contains(self) || (0x5B...0x60).contains(self) || (0x7B...0x7E).contains(self)
+    }
+}
