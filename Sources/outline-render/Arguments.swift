@@ -96,6 +96,12 @@ struct Arguments {
                     throw UsageError(message: "'--collapse-depth' needs a whole number, 0 or more; got '\(text)'")
                 }
                 conversion.collapse.depth = depth
+            case "--opml-expansion":
+                let text = try value()
+                guard let reading = OPMLExpansionReading(rawValue: text) else {
+                    throw UsageError(message: "Unknown expansionState reading '\(text)' (expected one of: spec, omni)")
+                }
+                conversion.opmlExpansion = reading
             case "-j", "--jobs":
                 let text = try value()
                 guard let count = Int(text), count >= 1 else {
@@ -229,6 +235,11 @@ struct Arguments {
           --collapse <id>         This section starts closed (repeatable).
           --collapse-depth <n>    Sections at depth n or deeper start closed (the top
                                   is depth 1).
+          --opml-expansion <reading>
+                                  OPML expansionState as the spec numbers it (spec: shown
+                                  lines from 1; Drummer, OPML Editor) or as OmniOutliner
+                                  does (omni: every outline from 0; Zavala). (default:
+                                  read as the file was written, written as spec)
           -j, --jobs <n>          Files converted at once. (default: all cores)
           --check                 Write nothing; exit 1 and list every output that is
                                   missing or differs (for CI).

@@ -15,7 +15,10 @@ import Testing
         document.outline.nodes[1].collapsed = true
         document.outline.nodes.append(OutlineNode(title: "iPhone", body: "Phones."))
         let opml = converter.write(document.outline, file: "notes.md")
-        #expect(opml.output.contains("<expansionState>0,2</expansionState>"))
+        // The spec's reading by default (lines 1 and 3 are open), OmniOutliner's on request.
+        #expect(opml.output.contains("<expansionState>1,3</expansionState>"))
+        options.opmlExpansion = .omni
+        #expect(Converter(options: options).write(document.outline).output.contains("<expansionState>0,2</expansionState>"))
         #expect(opml.output.contains("<outline text=\"iPhone\" _note=\"Phones.\"/>"))
         #expect(opml.warnings.isEmpty)
     }

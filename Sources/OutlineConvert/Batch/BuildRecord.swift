@@ -280,7 +280,10 @@ extension ConversionOptions {
             html.template?.fingerprint ?? "default",
         ]
         let templates = EmbeddedTemplates.files.keys.sorted().map { BuildRecord.hash(Array((EmbeddedTemplates.files[$0] ?? "").utf8)) }
-        let general: [String] = [from?.name ?? "-", to.name, title.map { "t:" + $0 } ?? "-", ascii ? "ascii" : "-", String(maxInputSize)]
+        let general: [String] = [
+            from?.name ?? "-", to.name, title.map { "t:" + $0 } ?? "-", ascii ? "ascii" : "-", String(maxInputSize),
+            opmlExpansion?.rawValue ?? "-",
+        ]
         return (general + collapseRules + htmlOptions + [templates.joined()]).joined(separator: "\u{0}")
     }
 }

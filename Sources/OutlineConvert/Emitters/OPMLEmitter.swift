@@ -1,7 +1,8 @@
-/// Writes an outline as OPML 2.0 (SPEC §3.4, §5.4). `<head>` holds the `<title>`, the
-/// `<expansionState>` (the pre-order indexes, from 0, of every expanded node that can
-/// collapse), the preamble as `<_note>`, and each outline attribute as an element of its
-/// name (`<ownerName>`, `<lang>`, …). Each node is an `<outline>` with `text` (the title;
+/// Writes an outline as OPML 2.0. `<head>` holds the `<title>`, the `<expansionState>`
+/// (the spec's reading unless the options say OmniOutliner's, with the elements
+/// `OPMLExpansionState` adds where the list alone would not read back exactly), the
+/// preamble as `<_note>`, and each outline attribute as an element of its name
+/// (`<ownerName>`, `<lang>`, …). Each node is an `<outline>` with `text` (the title;
 /// `&entity;`-like text and tag-like `<` escaped once more, since OPML readers take `text`
 /// as HTML), `id` (only where reading the title back would give another, as in Markdown),
 /// `_note` (the body) and its other attributes in name order.
@@ -9,7 +10,9 @@ struct OPMLEmitter: OutlineWriter {
     let name = "opml"
     let extensions = ["opml"]
     /// Names taken by the format itself.
-    private static let reservedHead: Set<String> = ["title", "expansionState", "_note"]
+    private static let reservedHead: Set<String> = [
+        "title", "expansionState", "_note", OPMLExpansionState.readingElement, OPMLExpansionState.hiddenElement,
+    ]
     private static let reservedNode: Set<String> = ["text", "id", "_note"]
 
     func write(_ outline: Outline, context: WriteContext) -> (bytes: [UInt8], warnings: [Diagnostic]) {
@@ -18,13 +21,17 @@ struct OPMLEmitter: OutlineWriter {
         var replaced = false
         xml.write("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<opml version=\"2.0\">\n  <head>\n" as StaticString)
         if let title = outline.title { replaced = element("title", title, into: &xml) || replaced }
-        var expanded: [String] = []
-        var index = 0
-        outline.forEachNode { node in
-            if node.isCollapsible && !node.isCollapsed { expanded.append(String(index)) }
-            index += 1
+        let reading = context.options.opmlExpansion ?? .spec
+        let (list, hidden) = OPMLExpansionState.lists(for: outline, reading: reading)
+        func numbers(_ list: [Int]) -> String { list.map(String.init).joined(separator: ",") }
+        xml.write("    <expansionState>" + numbers(list) + "</expansionState>\n")
+        // OmniOutliner's list without a 0 could be read the spec's way: say which it is.
+        if reading == .omni && !list.isEmpty && !list.contains(0) {
+            xml.write("    <\(OPMLExpansionState.readingElement)>omni</\(OPMLExpansionState.readingElement)>\n")
         }
-        xml.write("    <expansionState>" + expanded.joined(separator: ",") + "</expansionState>\n")
+        if !hidden.isEmpty {
+            xml.write("    <\(OPMLExpansionState.hiddenElement)>" + numbers(hidden) + "</\(OPMLExpansionState.hiddenElement)>\n")
+        }
         if !outline.body.isEmpty { replaced = element("_note", outline.body, into: &xml) || replaced }
         for (name, value) in warnings.writable(outline.attributes, of: nil, reserved: Self.reservedHead, isName: XMLText.isName, what: "an XML name")
         {
@@ -47,7 +54,7 @@ struct OPMLEmitter: OutlineWriter {
     private func write(_ nodes: [OutlineNode], indent: String, into xml: inout ByteBuffer, warnings: inout WriterWarnings) {
         for node in nodes {
             xml.write(indent + "<outline")
-            var replaced = XMLText.appendAttribute("text", Self.htmlEscaped(node.title), to: &xml)
+            var replaced = XMLText.appendAttribute("text", OPMLText.escaped(node.title), to: &xml)
             // As outliners write it: an id only where reading the title back would give another.
             if !node.idIsSlugOfTitle && node.id != IdentifierAssigner.slug(node.title) {
                 replaced = XMLText.appendAttribute("id", node.id, to: &xml) || replaced
@@ -67,24 +74,5 @@ struct OPMLEmitter: OutlineWriter {
                 xml.write(indent + "</outline>\n")
             }
         }
-    }
-
-    /// A plain title as OPML `text`, which readers take as HTML: only what would read as
-    /// markup is escaped (`&` starting an entity, `<` starting a tag), so `AT&T` stays.
-    static func htmlEscaped(_ title: String) -> String {
-        guard OPMLText.mayHoldMarkup(title) else { return title }
-        let characters = Array(title)
-        var result = ""
-        for (index, character) in characters.enumerated() {
-            let next = index + 1 < characters.count ? characters[index + 1] : " "
-            if character == "&" && OPMLText.entityLength(characters[index...]) != nil {
-                result += "&amp;"
-            } else if character == "<" && OPMLText.startsTag(next) {
-                result += "&lt;"
-            } else {
-                result.append(character)
-            }
-        }
-        return result
     }
 }

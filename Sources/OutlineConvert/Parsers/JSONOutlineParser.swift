@@ -24,7 +24,7 @@ public struct JSONOutlineParser: OutlineReader {
         return keys.contains("sections") || head.count >= 65_536
     }
 
-    func read(_ bytes: [UInt8], file: String, maxInputSize: Int) throws -> ParsedDocument {
+    func read(_ bytes: [UInt8], file: String, options: ConversionOptions) throws -> ParsedDocument {
         try parse(bytes, file: file)
     }
 

@@ -1,16 +1,20 @@
-/// Reads OPML 1.0 and 2.0 (SPEC §3.4): each `<outline text=…>` in `<body>` is a node;
-/// `text` may hold markup, and its plain text is the title; `_note` is the body, `id` the
-/// id, every other attribute is kept. In `<head>`: `<title>`, `<expansionState>`, `<_note>`
-/// (the preamble, as this tool writes it) and any other text element as an outline
-/// attribute (`<ownerName>`, `<dateCreated>`, …). `expansionState` lists 0-based pre-order
-/// indexes of expanded nodes: a node not listed that has children or a note starts
-/// collapsed; without the element, nothing is marked. A bad entry in it is a warning.
+/// Reads OPML 1.0 and 2.0: each `<outline text=…>` in `<body>` is a node; `text` may hold
+/// markup, and its plain text is the title; `_note` is the body, `id` the id, every other
+/// attribute is kept. In `<head>`: `<title>`, `<expansionState>` (read either way, see
+/// `OPMLExpansionState`), `<_note>` (the preamble, as this tool writes it) and any other text
+/// element as an outline attribute (`<ownerName>`, `<dateCreated>`, …). With an
+/// `expansionState`, a node it does not expand that has children or a note starts collapsed;
+/// without one, nothing is marked. A bad entry in it is a warning.
 public struct OPMLParser: OutlineReader {
     let name = "opml"
     let extensions = ["opml"]
 
+    /// How `<expansionState>` is read; nil: the way the file was written (see
+    /// `OPMLExpansionReading`).
+    public var expansion: OPMLExpansionReading?
+
     /// A parser; it keeps no state between documents.
-    public init() {}
+    public init(expansion: OPMLExpansionReading? = nil) { self.expansion = expansion }
 
     func sniff(_ head: ArraySlice<UInt8>) -> Bool { XMLRootName.of(head) == "opml" }
 
@@ -20,12 +24,12 @@ public struct OPMLParser: OutlineReader {
         return root == "opml" ? nil : "a .opml file whose root is <\(Quote.snippet(root ?? "?"))>, not <opml>"
     }
 
-    func read(_ bytes: [UInt8], file: String, maxInputSize: Int) throws -> ParsedDocument {
-        try parse(bytes, file: file)
+    func read(_ bytes: [UInt8], file: String, options: ConversionOptions) throws -> ParsedDocument {
+        try OPMLParser(expansion: options.opmlExpansion).parse(bytes, file: file)
     }
 
-    func read(streaming file: InputFile, head: ArraySlice<UInt8>) throws -> ParsedDocument? {
-        XMLSource.streams(head) ? try parse(XMLSource(file: file), file: file.path) : nil
+    func read(streaming file: InputFile, head: ArraySlice<UInt8>, options: ConversionOptions) throws -> ParsedDocument? {
+        XMLSource.streams(head) ? try OPMLParser(expansion: options.opmlExpansion).parse(XMLSource(file: file), file: file.path) : nil
     }
 
     /// Parses the OPML in `bytes`; `file` names it in messages.
@@ -35,10 +39,10 @@ public struct OPMLParser: OutlineReader {
 
     private func parse(_ source: XMLSource, file: String) throws -> ParsedDocument {
         var builder = OPMLBuilder(file: file)
-        guard case .document(var outline, let expansionState) = try XMLReader.parse(source, file: file, into: &builder) else {
+        guard case .document(var outline, let head) = try XMLReader.parse(source, file: file, into: &builder) else {
             throw ConversionError.malformed(SourceLocation(file: file, line: 1, column: 1), "the file holds no <opml>")
         }
-        if let expansionState { builder.apply(expansionState.text, at: expansionState.location, to: &outline) }
+        builder.apply(head, forcing: expansion, to: &outline)
         return ParsedDocument(outline: outline, warnings: builder.warnings)
     }
 }
@@ -47,14 +51,22 @@ public struct OPMLParser: OutlineReader {
 private struct OPMLBuilder: XMLBuilder {
     /// What an element becomes.
     enum Part {
-        /// The root: the outline and the `expansionState` to apply to it.
-        case document(Outline, expansionState: (text: String, location: SourceLocation)?)
+        /// The root: the outline and what its head says of the expansion state.
+        case document(Outline, ExpansionHead)
         /// `<head>`: its text elements, in order.
         case head([(name: String, text: String, location: SourceLocation)])
         /// An element of `<head>`: its text, or nil when it holds elements (and is ignored).
         case headEntry(String?)
         case body([OutlineNode])
         case outline(OutlineNode)
+    }
+
+    /// What `<head>` says of the expansion state.
+    struct ExpansionHead {
+        var list: (text: String, location: SourceLocation)?
+        var hidden: (text: String, location: SourceLocation)?
+        var reading: String?
+        var names: Set<String> = []
     }
 
     let file: String
@@ -98,17 +110,20 @@ private struct OPMLBuilder: XMLBuilder {
             throw ConversionError.invalid(root.location(in: file), "the root element is <\(Quote.snippet(root.name))>, not <opml>")
         }
         var outline = Outline()
-        var expansionState: (text: String, location: SourceLocation)?
+        var expansion = ExpansionHead()
         var nodes: [OutlineNode]?
         for case .element(let child) in root.children {
             switch child.node {
             case .head(let entries):
                 for (name, text, location) in entries {
+                    expansion.names.insert(name)
                     switch name {
                     case "title":
                         let title = TitleText.normalized(text)
                         outline.title = title.isEmpty ? nil : title
-                    case "expansionState": expansionState = (text, location)
+                    case "expansionState": expansion.list = (text, location)
+                    case OPMLExpansionState.hiddenElement: expansion.hidden = (text, location)
+                    case OPMLExpansionState.readingElement: expansion.reading = text
                     case "_note": outline.body = BodyText.normalized(text)
                     default: outline.attributes[name] = text
                     }
@@ -121,7 +136,7 @@ private struct OPMLBuilder: XMLBuilder {
         outline.nodes = nodes
         // In the order of the document (elements are built innermost first).
         warnings.sort { ($0.location.line, $0.location.column) < ($1.location.line, $1.location.column) }
-        return .document(outline, expansionState: expansionState)
+        return .document(outline, expansion)
     }
 
     private mutating func warn(_ location: SourceLocation, _ message: String) {
@@ -162,119 +177,90 @@ private struct OPMLBuilder: XMLBuilder {
         return node
     }
 
-    /// The expansionState rule: listed nodes are expanded, other nodes that can collapse
-    /// are collapsed.
-    mutating func apply(_ list: String, at location: SourceLocation, to outline: inout Outline) {
-        var count = 0
-        outline.forEachNode { _ in count += 1 }
-        var expanded = [Bool](repeating: false, count: count)
-        // Entry by entry, as bytes: the list may be long (an array of its 50,000 entries was
-        // the peak of a 12 MB file's memory).
-        let utf8 = list.utf8
-        var next = utf8.startIndex
-        while next < utf8.endIndex {
-            let end = utf8[next...].firstIndex(of: UInt8(ascii: ",")) ?? utf8.endIndex
-            let entry = utf8[next..<end]
-            next = end < utf8.endIndex ? utf8.index(after: end) : end
-            if entry.isEmpty { continue }
-            if let index = Self.plainNumber(entry), index < count {
-                expanded[index] = true
-                continue
+    /// The expansionState rule: the nodes the list expands (read the way `forced` says, else
+    /// the way the file was written) and those `_expansionStateHidden` names are expanded;
+    /// other nodes that can collapse are collapsed. Without a list, nothing is marked.
+    mutating func apply(_ head: ExpansionHead, forcing forced: OPMLExpansionReading?, to outline: inout Outline) {
+        guard let list = head.list else { return }
+        let state = OPMLExpansionState(outline)
+        let (numbers, bad) = OPMLExpansionState.numbers(in: list.text)
+        let reading = forced ?? state.reading(of: numbers, headNames: head.names, stated: head.reading)
+        var expansion = state.expansion(numbers, reading: reading)
+        if let hidden = head.hidden {
+            let (indexes, badHidden) = OPMLExpansionState.numbers(in: hidden.text)
+            let extra = state.expansion(indexes, reading: .omni)
+            for (index, open) in extra.expanded.enumerated() where open { expansion.expanded[index] = true }
+            for message in badHidden + extra.warnings {
+                warn(hidden.location, OPMLExpansionState.hiddenElement + message.dropFirst("expansionState".count))
             }
-            let text = String(decoding: entry, as: UTF8.self).trimmed
-            guard let index = Int(text), index >= 0 else {
-                warn(location, "expansionState: '\(Quote.snippet(text))' is not a node number; it is ignored")
-                continue
-            }
-            guard index < count else {
-                warn(location, "expansionState: there is no node \(index) (the outline has \(count)); it is ignored")
-                continue
-            }
-            expanded[index] = true
         }
+        for message in bad + expansion.warnings { warn(list.location, message) }
         var index = 0
         outline.mapNodes { node in
-            node.collapsed = expanded[index] ? false : node.isCollapsible ? true : nil
+            node.collapsed = expansion.expanded[index] ? false : node.isCollapsible ? true : nil
             index += 1
         }
-    }
-
-    /// The number an entry of the list states when it is only digits between spaces (nearly
-    /// every entry), read without making a String; nil sends it the long way.
-    private static func plainNumber(_ entry: Substring.UTF8View) -> Int? {
-        var number = 0
-        var digits = 0
-        var trailing = false
-        for byte in entry {
-            if byte == 32 {
-                trailing = digits > 0
-                continue
-            }
-            guard !trailing, byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9"), digits < 18 else { return nil }
-            number = number * 10 + Int(byte - UInt8(ascii: "0"))
-            digits += 1
-        }
-        return digits > 0 ? number : nil
     }
 }
 
 /// OPML `text` as HTML: its plain text, and back.
 enum OPMLText {
-    /// Tags and comments removed, then character references decoded.
+    /// Tags and comments removed, then character references decoded. By bytes: a `<`
+    /// followed by a combining mark is one character, but it still starts a tag.
     static func plain(_ text: String) -> String {
         guard mayHoldMarkup(text) else { return text }
-        let characters = Array(text)
-        var withoutTags = ""
+        let bytes = Array(text.utf8)
+        var withoutTags: [UInt8] = []
         var index = 0
-        while index < characters.count {
-            let next = index + 1 < characters.count ? characters[index + 1] : " "
-            if characters[index] == "<" && startsTag(next) {
-                let close = characters[index...].firstIndex(of: ">") ?? characters.count - 1
-                index = close + 1
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "<") && startsTag(bytes[(index + 1)...]) {
+                index = (bytes[index...].firstIndex(of: UInt8(ascii: ">")) ?? bytes.count - 1) + 1
                 continue
             }
-            withoutTags.append(characters[index])
+            withoutTags.append(bytes[index])
             index += 1
         }
-        let rest = Array(withoutTags)
-        var result = ""
+        var result: [UInt8] = []
         index = 0
-        while index < rest.count {
-            if rest[index] == "&", let (length, value) = entityLength(rest[index...]) {
-                result += value
+        while index < withoutTags.count {
+            if let (length, value) = CharacterReference.decode(withoutTags[index...]) {
+                result += value.utf8
                 index += length
             } else {
-                result.append(rest[index])
+                result.append(withoutTags[index])
                 index += 1
             }
         }
-        return result
+        return String(decoding: result, as: UTF8.self)
+    }
+
+    /// A plain title as OPML `text`, which readers take as HTML: only what would read as
+    /// markup is escaped (`&` starting a reference, `<` starting a tag), so `AT&T` stays.
+    static func escaped(_ title: String) -> String {
+        guard mayHoldMarkup(title) else { return title }
+        let bytes = Array(title.utf8)
+        var result: [UInt8] = []
+        for index in bytes.indices {
+            if bytes[index] == UInt8(ascii: "&") && CharacterReference.decode(bytes[index...]) != nil {
+                result += "&amp;".utf8
+            } else if bytes[index] == UInt8(ascii: "<") && startsTag(bytes[(index + 1)...]) {
+                result += "&lt;".utf8
+            } else {
+                result.append(bytes[index])
+            }
+        }
+        return String(decoding: result, as: UTF8.self)
     }
 
     /// Whether the text has a `<` or a `&` (a byte scan: most titles have neither).
-    static func mayHoldMarkup(_ text: String) -> Bool {
+    private static func mayHoldMarkup(_ text: String) -> Bool {
         var text = text
         return text.withUTF8 { $0.contains { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") } }
     }
 
-    /// Whether `<` followed by `next` starts a tag, a comment or a processing instruction.
-    static func startsTag(_ next: Character) -> Bool {
-        next.isASCII && (next.isLetter || next == "/" || next == "!" || next == "?")
-    }
-
-    private static let named: [String: String] = ["amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "nbsp": "\u{00A0}"]
-
-    /// The length and value of the character reference `text` starts with (`&amp;`,
-    /// `&#233;`, `&#xE9;`), if it is one.
-    static func entityLength(_ text: ArraySlice<Character>) -> (Int, String)? {
-        guard let semicolon = text.prefix(12).firstIndex(of: ";") else { return nil }
-        let name = String(text[(text.startIndex + 1)..<semicolon])
-        let length = semicolon - text.startIndex + 1
-        if let value = named[name] { return (length, value) }
-        guard name.hasPrefix("#") else { return nil }
-        let digits = name.dropFirst()
-        let number = digits.first == "x" || digits.first == "X" ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits, radix: 10)
-        guard let number, number != 0, let scalar = Unicode.Scalar(number) else { return nil }
-        return (length, String(Character(scalar)))
+    /// Whether `<` followed by `rest` starts a tag, a comment or a processing instruction.
+    private static func startsTag(_ rest: ArraySlice<UInt8>) -> Bool {
+        guard let next = rest.first else { return false }
+        return next.isASCIILetter || next == UInt8(ascii: "/") || next == UInt8(ascii: "!") || next == UInt8(ascii: "?")
     }
 }

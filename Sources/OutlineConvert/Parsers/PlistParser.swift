@@ -17,12 +17,12 @@ public struct PlistParser: OutlineReader {
         head.starts(with: Array("bplist00".utf8)) || XMLRootName.of(head) == "plist"
     }
 
-    func read(_ bytes: [UInt8], file: String, maxInputSize: Int) throws -> ParsedDocument {
+    func read(_ bytes: [UInt8], file: String, options: ConversionOptions) throws -> ParsedDocument {
         try parse(bytes, file: file)
     }
 
     /// An XML plist (not a binary or OpenStep one) is read a chunk at a time.
-    func read(streaming file: InputFile, head: ArraySlice<UInt8>) throws -> ParsedDocument? {
+    func read(streaming file: InputFile, head: ArraySlice<UInt8>, options: ConversionOptions) throws -> ParsedDocument? {
         guard !head.starts(with: Array("bplist00".utf8)), XMLRootName.of(head) != nil, XMLSource.streams(head) else { return nil }
         var builder = PlistXMLBuilder(file: file.path)
         return try document(XMLReader.parse(XMLSource(file: file), file: file.path, into: &builder), file: file.path, isOpenStep: false)

@@ -18,11 +18,11 @@ public struct XMLSectionParser: OutlineReader {
         return root == "outline" ? nil : "XML whose root is <\(Quote.snippet(root ?? "?"))>, not <outline>"
     }
 
-    func read(_ bytes: [UInt8], file: String, maxInputSize: Int) throws -> ParsedDocument {
+    func read(_ bytes: [UInt8], file: String, options: ConversionOptions) throws -> ParsedDocument {
         try parse(bytes, file: file)
     }
 
-    func read(streaming file: InputFile, head: ArraySlice<UInt8>) throws -> ParsedDocument? {
+    func read(streaming file: InputFile, head: ArraySlice<UInt8>, options: ConversionOptions) throws -> ParsedDocument? {
         XMLSource.streams(head) ? try parse(XMLSource(file: file), file: file.path) : nil
     }
 

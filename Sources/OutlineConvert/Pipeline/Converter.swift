@@ -14,6 +14,9 @@ public struct ConversionOptions: Equatable, Sendable {
     public var html = HTMLOptions()
     /// ASCII markers in text output.
     public var ascii = false
+    /// How an OPML `<expansionState>` is read and written: nil reads it the way the file was
+    /// written and writes the spec's way (`--opml-expansion`).
+    public var opmlExpansion: OPMLExpansionReading?
     /// The largest input read, in bytes (`--max-input-size`); larger files are refused unread.
     public var maxInputSize = Files.defaultMaxInputSize
 
@@ -109,7 +112,7 @@ public struct Converter: Sendable {
         let head = try Files.head(of: file, count: 65_536)
         try refuseBinary(head[...], file: file.path)
         guard !head.isEmpty, head != [0xEF, 0xBB, 0xBF],
-            var document = try format(of: file.path, head[...]).reader.read(streaming: file, head: head[...])
+            var document = try format(of: file.path, head[...]).reader.read(streaming: file, head: head[...], options: options)
         else {
             return try convertBeforeExit(Files.read(file), file: file.path, streamingTo: sink)
         }
@@ -178,7 +181,7 @@ public struct Converter: Sendable {
         let reader = format(of: file, bytes[...]).reader
         // (Consumed: the input is let go as soon as the reader is done with it, unless it keeps
         // a part, as Markdown bodies do.)
-        var document = try reader.read(consume bytes, file: file, maxInputSize: options.maxInputSize)
+        var document = try reader.read(consume bytes, file: file, options: options)
         finish(&document, file: file)
         return document
     }

@@ -15,14 +15,14 @@ protocol OutlineReader: Sendable {
     /// Whether the format is text (a NUL byte then means a binary file, refused early).
     var isText: Bool { get }
     /// Reads an outline as its source states it (ids and collapse state not yet resolved).
-    func read(_ bytes: [UInt8], file: String, maxInputSize: Int) throws -> ParsedDocument
+    func read(_ bytes: [UInt8], file: String, options: ConversionOptions) throws -> ParsedDocument
     /// `read` from a file a chunk at a time, never holding it whole, when the format can
     /// and the file's first bytes (`head`) allow; nil to be given the whole file instead.
-    func read(streaming file: InputFile, head: ArraySlice<UInt8>) throws -> ParsedDocument?
+    func read(streaming file: InputFile, head: ArraySlice<UInt8>, options: ConversionOptions) throws -> ParsedDocument?
 }
 
 extension OutlineReader {
-    func read(streaming file: InputFile, head: ArraySlice<UInt8>) throws -> ParsedDocument? { nil }
+    func read(streaming file: InputFile, head: ArraySlice<UInt8>, options: ConversionOptions) throws -> ParsedDocument? { nil }
     func reasonToSkip(_ head: () -> ArraySlice<UInt8>?) -> String? { nil }
     var isText: Bool { false }
 }
