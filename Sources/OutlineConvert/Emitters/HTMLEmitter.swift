@@ -107,17 +107,21 @@ private struct Page {
     private func write(_ nodes: [OutlineNode], depth: Int, offset: Int, group: String, into html: inout ByteBuffer) {
         for node in nodes {
             let level = depth + offset
+            let titleLinks = TitleLinks(node, unsafe: options.unsafe)
             guard node.isCollapsible else {
-                heading(node.title, level: level, idOf: node, className: "outline-leaf", into: &html)
+                heading(node.title, level: level, idOf: node, links: titleLinks, className: "outline-leaf", into: &html)
                 continue
             }
-            heading(node.title, level: level, idOf: nil, className: "outline-heading", into: &html)
+            // (The hidden heading holds no link: a link there would take focus unseen.)
+            heading(node.title, level: level, idOf: nil, links: .none, className: "outline-heading", into: &html)
             let title = node.title
             let open = !node.isCollapsed
             let accordionGroup = options.accordion ? group : nil
             // (The id made once for both places; the function static, so that the closure
             // holds no copy of the page.)
-            node.withIdUTF8 { Self.summary(id: $0, title: title, level: level, open: open, group: accordionGroup, into: &html) }
+            node.withIdUTF8 {
+                Self.summary(id: $0, title: title, links: titleLinks, level: level, open: open, group: accordionGroup, into: &html)
+            }
             node.appendBodyHTML(unsafe: options.unsafe, links: links, to: &html)
             write(node.children, depth: depth + 1, offset: offset, group: options.accordion ? node.id : "", into: &html)
             html.write("</details>\n" as StaticString)
@@ -126,7 +130,8 @@ private struct Page {
 
     /// A collapsible node's `<details>` start tag and its `<summary>`.
     private static func summary(
-        id: UnsafeBufferPointer<UInt8>, title: String, level: Int, open: Bool, group: String?, into html: inout ByteBuffer
+        id: UnsafeBufferPointer<UInt8>, title: String, links: TitleLinks, level: Int, open: Bool, group: String?,
+        into html: inout ByteBuffer
     ) {
         html.write("<details id=\"" as StaticString)
         html.write(escaping: id)
@@ -140,14 +145,35 @@ private struct Page {
         html.write("><summary><span class=\"outline-title outline-level-" as StaticString)
         html.append(UInt8(ascii: "0") + UInt8(min(level, 6)))
         html.write("\">" as StaticString)
-        html.write(escaping: title)
+        writeTitle(title, links: links, into: &html)
         html.write("</span><a class=\"outline-permalink\" href=\"#" as StaticString)
         html.write(escaping: id)
         html.write("\" aria-label=\"Link to this section\">#</a></summary>\n" as StaticString)
     }
 
+    /// The title, a link where its node says so, and a feed's link beside it.
+    private static func writeTitle(_ title: String, links: TitleLinks, into html: inout ByteBuffer) {
+        guard !links.isEmpty else { return html.write(escaping: title) }
+        if let href = links.title {
+            html.write("<a class=\"outline-link\" href=\"" as StaticString)
+            html.write(escaping: href)
+            html.write("\">" as StaticString)
+            html.write(escaping: title)
+            html.write("</a>" as StaticString)
+        } else {
+            html.write(escaping: title)
+        }
+        if let feed = links.feed {
+            html.write(" <a class=\"outline-feed\" href=\"" as StaticString)
+            html.write(escaping: feed)
+            html.write("\">feed</a>" as StaticString)
+        }
+    }
+
     /// `<hN>` up to h6, then `<div role="heading" aria-level="N">`.
-    private func heading(_ title: String, level: Int, idOf node: OutlineNode?, className: StaticString, into html: inout ByteBuffer) {
+    private func heading(
+        _ title: String, level: Int, idOf node: OutlineNode?, links: TitleLinks, className: StaticString, into html: inout ByteBuffer
+    ) {
         if level <= 6 {
             html.write("<h" as StaticString)
             html.append(UInt8(ascii: "0") + UInt8(level))
@@ -162,7 +188,7 @@ private struct Page {
         html.write(" class=\"" as StaticString)
         html.write(className)
         html.write("\">" as StaticString)
-        html.write(escaping: title)
+        Self.writeTitle(title, links: links, into: &html)
         if level <= 6 {
             html.write("</h" as StaticString)
             html.append(UInt8(ascii: "0") + UInt8(level))

@@ -2,7 +2,8 @@
 /// spaces of indent per depth below the top, a marker (`▾` expanded, `▸` collapsed, `•`
 /// not collapsible; `-`, `+`, `*` with `ascii`), a space and the title. An expanded node's
 /// body follows as plain text aligned with its title; a collapsed node hides its body and
-/// children.
+/// children. A title that links (see `TitleLinks`) is followed by its URL in `<…>`, and a
+/// feed's by `(feed <…>)`.
 struct TextEmitter: OutlineWriter {
     var rendersBodies: Bool { true }
     let name = "text"
@@ -31,6 +32,9 @@ struct TextEmitter: OutlineWriter {
             text.write(indent)
             text.write(marker)
             text.write(Self.oneLine(node.title))
+            let links = TitleLinks(node, unsafe: true)
+            if let url = links.title { text.write(" <" + Self.oneLine(url) + ">") }
+            if let feed = links.feed { text.write(" (feed <" + Self.oneLine(feed) + ">)") }
             text.write("\n" as StaticString)
             if node.isCollapsed { continue }
             let bodyIndent = indent + "  "
