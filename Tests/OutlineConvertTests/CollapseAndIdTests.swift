@@ -2,7 +2,7 @@ import Testing
 
 @testable import OutlineConvert
 
-/// SPEC §4: collapse precedence and ids.
+/// docs/formats.md: collapse precedence and ids.
 @Suite struct CollapseAndIdTests {
     let markdown = "# A {.collapsed}\ntext\n## B\ntext\n### C {.expanded}\ntext\n# D\ntext\n"
 
@@ -76,9 +76,8 @@ import Testing
         #expect(conversion.warnings.map(\.description).count == 2)
 
         var node = OutlineNode(title: "Mac", id: "mac")
-        #expect(node.id == "mac" && node.idIsSlugOfTitle)
         node.title = "Apple Mac"  // the id stays what it was
-        #expect(node.id == "mac" && !node.idIsSlugOfTitle)
+        #expect(node.id == "mac")
         #expect(OutlineNode(title: "Mac", id: "mac") == OutlineNode(title: "Mac", id: "mac"))
         #expect(OutlineNode(title: "Mac", id: "mac") != OutlineNode(title: "Mac", id: "mac-1"))
     }
@@ -102,30 +101,5 @@ import Testing
         #expect(same == before)
         same.id = "other"
         #expect(same != before)
-    }
-
-    @Test func usedIdsAgreeWithASetOfStrings() {
-        // Growth past the size asked for, long ids, non-ASCII, the empty id, and titles
-        // kept for their slugs: the answers must be those of `Set<String>`.
-        var used = UsedIdentifiers(capacity: 1)
-        var oracle: Set<String> = []
-        var generator = SystemRandomNumberGenerator()
-        let pieces = ["a", "b", "-", "é", "1", "_"]
-        for round in 0..<20_000 {
-            let id =
-                switch round % 500 {
-                case 0: String(repeating: "é", count: 10_000) + String(round % 3)  // three length bytes
-                case 1: String(repeating: "ab", count: 100) + String(round % 7)  // two
-                default: (0..<Int.random(in: 0...6, using: &generator)).map { _ in pieces.randomElement(using: &generator) ?? "" }.joined()
-                }
-            if round % 3 == 0 {
-                // A title stands for its slug.
-                let title = id.uppercased() + "!"
-                #expect(used.insert(slugOf: title) == oracle.insert(IdentifierAssigner.slug(title)).inserted, "\(title.prefix(40))")
-            } else {
-                #expect(used.insert(id) == oracle.insert(id).inserted, "\(id.prefix(40))")
-            }
-        }
-        #expect(oracle.count > 1_000)
     }
 }

@@ -1,4 +1,4 @@
-/// Options of the HTML output (SPEC §5.1).
+/// Options of the HTML output (docs/formats.md).
 public struct HTMLOptions: Equatable, Sendable {
     /// Only the outline markup, no page around it.
     public var fragment = false
@@ -37,7 +37,9 @@ struct HTMLEmitter: OutlineWriter {
     let optionNames = ["--fragment", "--template", "--unsafe", "--accordion", "--toc"]
 
     func write(_ outline: Outline, context: WriteContext) -> (bytes: [UInt8], warnings: [Diagnostic]) {
-        let page = Page(options: context.options.html, links: context.site?.links, indexLink: context.site?.indexLink)
+        let page = Page(
+            options: context.options.html, links: context.site?.links, indexLink: context.site?.indexLink,
+            bodies: BodyRenderer(bodies: context.bodies))
         let warnings = context.options.html.accordion ? Self.accordionWarnings(outline.nodes, file: context.file) : []
         return (page.render(outline, pageTitle: context.pageTitle, sizeHint: context.inputSize, sink: context.sink), warnings)
     }
@@ -62,6 +64,7 @@ private struct Page {
     let links: PageLinks?
     /// In a docs site: the relative URL of its index page.
     let indexLink: String?
+    let bodies: BodyRenderer
 
     /// The whole page, or only the outline markup with `fragment` (the table of contents,
     /// when there is one, first, as an element of its own).
@@ -86,7 +89,7 @@ private struct Page {
         var markup = 0
         var titles = 0
         outline.forEachNode { node in
-            let text = node.idSizeEstimate + node.title.utf8.count
+            let text = node.id.utf8.count + node.title.utf8.count
             titles += node.title.utf8.count
             markup += node.isCollapsible ? 240 + 2 * text : 50 + text
         }
@@ -100,12 +103,18 @@ private struct Page {
             html.write(escaping: title)
             html.write("</h1>\n" as StaticString)
         }
-        outline.appendBodyHTML(unsafe: options.unsafe, links: links, to: &html)
-        write(outline.nodes, depth: 1, offset: offset, group: "outline", into: &html)
+        bodies.appendHTML(outline.body, at: 0, line: 0, unsafe: options.unsafe, links: links, to: &html)
+        var position = 1
+        write(outline.nodes, depth: 1, offset: offset, group: "outline", position: &position, into: &html)
     }
 
-    private func write(_ nodes: [OutlineNode], depth: Int, offset: Int, group: String, into html: inout ByteBuffer) {
+    /// `position` is the next node's in document order (see `ParsedBodies`).
+    private func write(
+        _ nodes: [OutlineNode], depth: Int, offset: Int, group: String, position: inout Int, into html: inout ByteBuffer
+    ) {
         for node in nodes {
+            let here = position
+            position += 1
             let level = depth + offset
             let titleLinks = TitleLinks(node, unsafe: options.unsafe)
             guard node.isCollapsible else {
@@ -117,20 +126,18 @@ private struct Page {
             let title = node.title
             let open = !node.isCollapsed
             let accordionGroup = options.accordion ? group : nil
-            // (The id made once for both places; the function static, so that the closure
-            // holds no copy of the page.)
-            node.withIdUTF8 {
-                Self.summary(id: $0, title: title, links: titleLinks, level: level, open: open, group: accordionGroup, into: &html)
-            }
-            node.appendBodyHTML(unsafe: options.unsafe, links: links, to: &html)
-            write(node.children, depth: depth + 1, offset: offset, group: options.accordion ? node.id : "", into: &html)
+            Self.summary(id: node.id, title: title, links: titleLinks, level: level, open: open, group: accordionGroup, into: &html)
+            bodies.appendHTML(node.body, at: here, line: node.line, unsafe: options.unsafe, links: links, to: &html)
+            write(
+                node.children, depth: depth + 1, offset: offset, group: options.accordion ? node.id : "", position: &position,
+                into: &html)
             html.write("</details>\n" as StaticString)
         }
     }
 
     /// A collapsible node's `<details>` start tag and its `<summary>`.
     private static func summary(
-        id: UnsafeBufferPointer<UInt8>, title: String, links: TitleLinks, level: Int, open: Bool, group: String?,
+        id: String, title: String, links: TitleLinks, level: Int, open: Bool, group: String?,
         into html: inout ByteBuffer
     ) {
         html.write("<details id=\"" as StaticString)
@@ -182,7 +189,7 @@ private struct Page {
         }
         if let node {
             html.write(" id=\"" as StaticString)
-            node.withIdUTF8 { html.write(escaping: $0) }
+            html.write(escaping: node.id)
             html.write("\"" as StaticString)
         }
         html.write(" class=\"" as StaticString)
@@ -230,7 +237,7 @@ enum TableOfContents {
 
     private static func link(_ node: OutlineNode, into html: inout ByteBuffer) {
         html.write("<a href=\"#" as StaticString)
-        node.withIdUTF8 { html.write(escaping: $0) }
+        html.write(escaping: node.id)
         html.write("\">" as StaticString)
         html.write(escaping: node.title)
         html.write("</a>" as StaticString)

@@ -1,4 +1,4 @@
-/// Writes an outline as JSON (SPEC §5.3), the lossless form of the model:
+/// Writes an outline as JSON (docs/formats.md), the lossless form of the model:
 /// `{"version": 1, "title", "body", "attributes", "sections": [node…]}` with each node
 /// `{"id", "title", "collapsed", "body", "attributes", "children"}`. `title` is left out
 /// when the outline has none, `attributes` when empty. Keys keep this order and attribute
@@ -23,7 +23,7 @@ struct JSONEmitter: OutlineWriter {
         if let title = outline.title { field("title", title, indent: indent, into: &json) }
         json.write(indent)
         json.write("\"body\": " as StaticString)
-        Self.quote(outline.bodyStorage, into: &json)
+        Self.quote(outline.body, into: &json)
         json.write(",\n" as StaticString)
         if !outline.attributes.isEmpty { attributes(outline.attributes, indent: indent, into: &json) }
         json.write("  \"sections\": " as StaticString)
@@ -76,11 +76,11 @@ struct JSONEmitter: OutlineWriter {
             // Written piece by piece: no string is built per node but the strings themselves.
             // (Fields read in place: `let node = nodes[index]` would retain each of them.)
             json.write(level.open)
-            nodes[index].withIdUTF8 { Self.quote($0, into: &json) }
+            Self.quote(nodes[index].id, into: &json)
             json.write(level.afterID)
             Self.quote(nodes[index].title, into: &json)
             json.write(nodes[index].isCollapsed ? level.afterTitle.collapsed : level.afterTitle.expanded)
-            Self.quote(nodes[index].bodyStorage, into: &json)
+            Self.quote(nodes[index].body, into: &json)
             json.write(",\n" as StaticString)
             if !nodes[index].attributes.isEmpty { attributes(nodes[index].attributes, indent: level.inner, into: &json) }
             json.write(level.children)
@@ -93,10 +93,10 @@ struct JSONEmitter: OutlineWriter {
     /// About the size of the output, so the buffer is allocated once: each node's text and
     /// its seven lines of indentation.
     private static func estimatedSize(_ outline: Outline) -> Int {
-        var size = outline.bodyStorage.count + 4096
+        var size = outline.body.utf8.count + 4096
         func add(_ nodes: [OutlineNode], indent: Int) {
             for node in nodes {
-                size += 100 + 7 * indent + node.idSizeEstimate + node.title.utf8.count + node.bodyStorage.count * 9 / 8
+                size += 100 + 7 * indent + node.id.utf8.count + node.title.utf8.count + node.body.utf8.count * 9 / 8
                 add(node.children, indent: min(indent + 4, maxIndent))
             }
         }
@@ -148,14 +148,6 @@ struct JSONEmitter: OutlineWriter {
     static func quote(_ text: String, into json: inout ByteBuffer) {
         var text = text
         text.withUTF8 { quote($0, into: &json) }
-    }
-
-    /// A body, straight from the source's bytes when it was kept as them.
-    static func quote(_ body: BodyStorage, into json: inout ByteBuffer) {
-        switch body {
-        case .text(let text): quote(text, into: &json)
-        case .source(let bytes): bytes.withUnsafeBufferPointer { quote($0, into: &json) }
-        }
     }
 
     private static func quote(_ bytes: UnsafeBufferPointer<UInt8>, into json: inout ByteBuffer) {

@@ -1,4 +1,4 @@
-/// Writes an outline as Markdown (SPEC §5.4) that reads back to the same outline: front
+/// Writes an outline as Markdown (docs/formats.md) that reads back to the same outline: front
 /// matter for the title and the outline's attributes, the preamble, then an ATX heading
 /// per node with pandoc attributes (`{#id .collapsed .class key="value"}`): the id only
 /// where reading the title back would give another, `.collapsed` on a collapsed node.
@@ -59,7 +59,7 @@ struct MarkdownEmitter: OutlineWriter {
     /// The pieces of the node's `{…}` block: id, classes, pairs (each readable by the reader).
     private func attributeBlock(_ node: OutlineNode, depth: Int, warnings: inout WriterWarnings) -> [String] {
         var pieces: [String] = []
-        if !node.idIsSlugOfTitle && node.id != IdentifierAssigner.slug(node.title) {
+        if node.id != IdentifierAssigner.slug(node.title) {
             if Self.isAttributeWord(node.id) {
                 pieces.append("#" + Self.escapedInline(node.id))
             } else {

@@ -56,7 +56,7 @@ struct OPMLEmitter: OutlineWriter {
             xml.write(indent + "<outline")
             var replaced = XMLText.appendAttribute("text", OPMLText.escaped(node.title), to: &xml)
             // As outliners write it: an id only where reading the title back would give another.
-            if !node.idIsSlugOfTitle && node.id != IdentifierAssigner.slug(node.title) {
+            if node.id != IdentifierAssigner.slug(node.title) {
                 replaced = XMLText.appendAttribute("id", node.id, to: &xml) || replaced
             }
             if !node.body.isEmpty { replaced = XMLText.appendAttribute("_note", node.body, to: &xml) || replaced }

@@ -1,4 +1,4 @@
-/// Writes an outline as an XML property list (SPEC §3.2, §5.4), as Apple's tools lay one
+/// Writes an outline as an XML property list (docs/formats.md), as Apple's tools lay one
 /// out (tab indentation): a root dict with `title`, `detail` (the preamble), `attributes`
 /// and `sections`; each section a dict with `title`, `id`, `collapsed`, `detail`,
 /// `attributes` and `items`, the empty ones left out (`collapsed` never). A plist dict

@@ -1,4 +1,4 @@
-/// Writes an outline as indented plain text (SPEC §5.2): one line per visible node, two
+/// Writes an outline as indented plain text (docs/formats.md): one line per visible node, two
 /// spaces of indent per depth below the top, a marker (`▾` expanded, `▸` collapsed, `•`
 /// not collapsible; `-`, `+`, `*` with `ascii`), a space and the title. An expanded node's
 /// body follows as plain text aligned with its title; a collapsed node hides its body and
@@ -11,23 +11,27 @@ struct TextEmitter: OutlineWriter {
     let optionNames = ["--ascii"]
 
     func write(_ outline: Outline, context: WriteContext) -> (bytes: [UInt8], warnings: [Diagnostic]) {
-        (render(outline, ascii: context.options.ascii, sizeHint: context.inputSize, sink: context.sink), [])
-    }
-
-    func render(_ outline: Outline, ascii: Bool, sizeHint: Int = 0, sink: OutputSink? = nil) -> [UInt8] {
-        var text = ByteBuffer(capacity: sizeHint + 4096, sink: sink)
+        let ascii = context.options.ascii
+        var text = ByteBuffer(capacity: context.inputSize + 4096, sink: context.sink)
         if let title = outline.title { text.write(Self.oneLine(title) + "\n\n") }
-        let preamble = outline.bodyPlainText()
+        let bodies = BodyRenderer(bodies: context.bodies)
+        let preamble = bodies.plainText(outline.body, at: 0)
         if !preamble.isEmpty {
             text.write(preamble)
             text.write("\n\n" as StaticString)
         }
-        write(outline.nodes, ascii: ascii, indent: "", into: &text)
-        return text.finish()
+        var position = 1
+        write(outline.nodes, ascii: ascii, indent: "", bodies: bodies, position: &position, into: &text)
+        return (text.finish(), [])
     }
 
-    private func write(_ nodes: [OutlineNode], ascii: Bool, indent: String, into text: inout ByteBuffer) {
+    /// `position` is the next node's in document order (see `ParsedBodies`).
+    private func write(
+        _ nodes: [OutlineNode], ascii: Bool, indent: String, bodies: BodyRenderer, position: inout Int, into text: inout ByteBuffer
+    ) {
         for node in nodes {
+            let here = position
+            position += 1
             let marker: StaticString = !node.isCollapsible ? (ascii ? "* " : "• ") : node.isCollapsed ? (ascii ? "+ " : "▸ ") : (ascii ? "- " : "▾ ")
             text.write(indent)
             text.write(marker)
@@ -36,15 +40,23 @@ struct TextEmitter: OutlineWriter {
             if let url = links.title { text.write(" <" + Self.oneLine(url) + ">") }
             if let feed = links.feed { text.write(" (feed <" + Self.oneLine(feed) + ">)") }
             text.write("\n" as StaticString)
-            if node.isCollapsed { continue }
+            if node.isCollapsed {
+                position += Self.count(node.children)
+                continue
+            }
             let bodyIndent = indent + "  "
-            let body = node.bodyPlainText(indent: bodyIndent)
+            let body = bodies.plainText(node.body, at: here, indent: bodyIndent)
             if !body.isEmpty {
                 text.write(body)
                 text.write("\n" as StaticString)
             }
-            write(node.children, ascii: ascii, indent: bodyIndent, into: &text)
+            write(node.children, ascii: ascii, indent: bodyIndent, bodies: bodies, position: &position, into: &text)
         }
+    }
+
+    /// How many nodes `nodes` hold, at every depth.
+    private static func count(_ nodes: [OutlineNode]) -> Int {
+        nodes.reduce(nodes.count) { $0 + count($1.children) }
     }
 
     private static func oneLine(_ title: String) -> String {

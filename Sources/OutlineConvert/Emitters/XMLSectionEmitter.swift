@@ -1,4 +1,4 @@
-/// Writes an outline as an XML section file (SPEC §3.3, §5.4): `<outline title=…>` with
+/// Writes an outline as an XML section file (docs/formats.md): `<outline title=…>` with
 /// the outline's attributes, a first `<detail>` for the preamble, then a `<section>` for
 /// each node with children (its body in a first `<detail>`) and an `<item>` for each node
 /// without (its body as its text). Every node carries `title`, `id` and `collapsed`, then

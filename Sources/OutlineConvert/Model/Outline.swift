@@ -1,20 +1,10 @@
 /// A whole collapsible document: an optional title, the text before the first section
-/// (its preamble) and the top-level nodes.
+/// (its preamble) and the top-level nodes. A plain value, like its nodes.
 public struct Outline: Equatable, Sendable {
     /// The document's title, from front matter, a plist/XML `title` or `--title`.
     public var title: String?
     /// CommonMark text before the first node ("" if none).
-    public var body: String {
-        get { bodyStorage.string }
-        set {
-            bodyStorage = .text(newValue)
-            blocks = nil
-        }
-    }
-    /// The body as kept, as for `OutlineNode.bodyStorage`.
-    var bodyStorage: BodyStorage
-    /// The body already parsed, as for `OutlineNode.blocks`.
-    var blocks: BodyBlocks?
+    public var body: String
     /// The top-level nodes, in source order.
     public var nodes: [OutlineNode]
     /// Extra metadata from the source (front-matter keys), kept for round trips.
@@ -28,7 +18,7 @@ public struct Outline: Equatable, Sendable {
         attributes: [String: String] = [:], collapseDepth: Int? = nil
     ) {
         self.title = title
-        self.bodyStorage = .text(body)
+        self.body = body
         self.nodes = nodes
         self.attributes = attributes
         self.collapseDepth = collapseDepth

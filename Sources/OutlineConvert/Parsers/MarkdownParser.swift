@@ -1,6 +1,6 @@
 import Glibc
 
-/// Reads Markdown with cmark (SPEC §3.1): top-level ATX and setext headings become nodes,
+/// Reads Markdown with cmark (docs/formats.md): top-level ATX and setext headings become nodes,
 /// nested under the nearest preceding heading of a lower level; the text between headings
 /// is each node's body, as the exact source slice.
 public struct MarkdownParser: OutlineReader {
@@ -43,14 +43,16 @@ public struct MarkdownParser: OutlineReader {
 
         // One pass: each heading ends the body before it, closes the open nodes of its level
         // or deeper, and opens its own.
-        var tree = TreeBuilder(source: source.bytes)
-        var preamble: (body: ArraySlice<UInt8>, blocks: BodyBlocks)?
+        var tree = TreeBuilder()
+        var bodies = ParsedBodies(document: document)
+        var preamble = ""
         var bodyStart = (line: frontMatter.lineCount + 1, block: 0)
+        // Bodies end in document order: the preamble first, then each node's.
         func endBody(beforeLine line: Int, block: Int) {
-            let body = source.text(from: bodyStart.line, through: line - 1)
+            let body = String(decoding: source.text(from: bodyStart.line, through: line - 1), as: UTF8.self)
             // (The document has grouped each body's blocks already: one entry between headings.)
-            let blocks = BodyBlocks(document: document, range: bodyStart.block..<block)
-            if preamble == nil { preamble = (body, blocks) } else { tree.setBodyOfLast(body, blocks: blocks) }
+            bodies.append(body, blocks: bodyStart.block..<block)
+            if bodies.count == 1 { preamble = body } else { tree.setBodyOfLast(body) }
         }
         for index in 0..<document.blockCount {
             guard let block = document.heading(at: index) else { continue }
@@ -77,14 +79,10 @@ public struct MarkdownParser: OutlineReader {
         }
         endBody(beforeLine: source.count + 1, block: document.blockCount)
 
-        var outline = Outline(
-            title: frontMatter.title, nodes: tree.finish(), attributes: frontMatter.attributes,
+        let outline = Outline(
+            title: frontMatter.title, body: preamble, nodes: tree.finish(), attributes: frontMatter.attributes,
             collapseDepth: frontMatter.collapseDepth)
-        if let preamble {
-            outline.bodyStorage = BodyStorage.source(SourceBytes(source.bytes, preamble.body.indices))
-            outline.blocks = preamble.blocks
-        }
-        return ParsedDocument(outline: outline)
+        return ParsedDocument(outline: outline, bodies: bodies)
     }
 }
 
@@ -93,12 +91,8 @@ public struct MarkdownParser: OutlineReader {
 /// Builds the tree as headings arrive: each nests under the nearest preceding heading of a
 /// lower level. `foldAll` collapses a node and every node below it that says nothing itself.
 private struct TreeBuilder {
-    /// The document's bytes, of which bodies are ranges.
-    let source: [UInt8]
     private var stack: [(level: Int, node: OutlineNode, foldAll: Bool)] = []
     private var roots: [OutlineNode] = []
-
-    init(source: [UInt8]) { self.source = source }
 
     mutating func open(_ node: consuming OutlineNode, level: Int, foldAll: Bool) {
         while let top = stack.last, top.level >= level { closeTop() }
@@ -106,10 +100,9 @@ private struct TreeBuilder {
     }
 
     /// Sets the body of the node opened last.
-    mutating func setBodyOfLast(_ body: ArraySlice<UInt8>, blocks: BodyBlocks) {
+    mutating func setBodyOfLast(_ body: String) {
         guard !stack.isEmpty else { return }
-        stack[stack.count - 1].node.bodyStorage = .source(SourceBytes(source, body.indices))
-        stack[stack.count - 1].node.blocks = blocks
+        stack[stack.count - 1].node.body = body
     }
 
     mutating func finish() -> [OutlineNode] {

@@ -1,4 +1,4 @@
-/// How the command line sets initial collapse state (SPEC §4).
+/// How the command line sets initial collapse state (docs/formats.md).
 public struct CollapseOptions: Equatable, Sendable {
     /// `--expand-all` (true) or `--collapse-all` (false); beats everything else.
     public var all: Bool?

@@ -146,7 +146,7 @@ public struct Converter: Sendable {
         return emit(ParsedDocument(outline: outline, warnings: warnings), file: file, inputSize: 0, site: nil)
     }
 
-    /// Gives every node its id and initial state (SPEC §4).
+    /// Gives every node its id and initial state (docs/formats.md).
     private func resolve(_ outline: inout Outline, file: String) -> [Diagnostic] {
         IdentifierAssigner.assign(&outline, file: file) + CollapseRules.apply(options.collapse, to: &outline, file: file)
     }
@@ -154,12 +154,14 @@ public struct Converter: Sendable {
     /// The writer's output for a resolved outline, with the page's facts in a docs site; the
     /// document's warnings come first.
     private func emit(_ document: ParsedDocument, file: String, inputSize: Int, site: PageSite?, sink: OutputSink? = nil) -> Conversion {
-        var outline = document.outline
-        if options.to.writer.rendersBodies { outline.parseBodiesTogether(maxInputSize: options.maxInputSize) }
+        let outline = document.outline
         let title = pageTitle(outline, file: file)
         var context = WriteContext(options: options, file: file, pageTitle: title, inputSize: inputSize)
         context.site = site
         context.sink = sink
+        if options.to.writer.rendersBodies {
+            context.bodies = document.bodies ?? ParsedBodies.together(outline, maxInputSize: options.maxInputSize)
+        }
         let (output, warnings) = options.to.writer.write(outline, context: context)
         var facts: PageFacts?
         if let site {

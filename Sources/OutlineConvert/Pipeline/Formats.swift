@@ -40,9 +40,11 @@ struct WriteContext {
     var site: PageSite? = nil
     /// Where the output goes as it is written, instead of being returned whole.
     var sink: OutputSink? = nil
+    /// The bodies as the reader parsed them, for writers that render bodies.
+    var bodies: ParsedBodies? = nil
 }
 
-/// What a page of a docs site needs besides its outline (SPEC §6.1).
+/// What a page of a docs site needs besides its outline (docs/sites.md).
 public struct PageSite: Sendable {
     /// Rewrites and collects the page's links.
     public let links: PageLinks

@@ -1,10 +1,10 @@
-/// Gives every node an id unique in the document (SPEC §4): an explicit id from the source
+/// Gives every node an id unique in the document (docs/formats.md): an explicit id from the source
 /// wins; otherwise a GitHub-style slug of the title, made unique with `-1`, `-2`, … in
 /// document order. A repeated explicit id is a warning and gets a suffix too.
 struct IdentifierAssigner {
     /// Every explicit id from the start (so that no slug takes one, wherever it is), and
     /// every id given so far.
-    private var used: UsedIdentifiers
+    private var used: Set<String>
     /// The nodes (by pre-order number) whose explicit id an earlier node has already.
     private var repeated: Set<Int> = []
     private var ordinal = 0
@@ -16,42 +16,29 @@ struct IdentifierAssigner {
 
     /// Assigns the ids of `outline`'s nodes in place.
     static func assign(_ outline: inout Outline, file: String) -> [Diagnostic] {
-        // The nodes are counted first, so that the set does not grow (and copy itself) on
-        // the way. (Walked in place: a node handed to a closure by value is copied, a retain
-        // and a release per field.)
         var count = 0
-        outline.mapNodes { _ in count += 1 }
-        var assigner = IdentifierAssigner(file: file, used: UsedIdentifiers(capacity: count))
-        // The explicit ids, each to the first node that states it. (Not gathered in an array
-        // first: in an XML file every node may have one, and that array was 4% of its peak.)
+        outline.forEachNode { _ in count += 1 }
+        var assigner = IdentifierAssigner(file: file, used: Set(minimumCapacity: count))
+        // The explicit ids, each to the first node that states it.
         var ordinal = 0
-        outline.mapNodes { node in
+        outline.forEachNode { node in
             defer { ordinal += 1 }
-            guard node.hasId else { return }
-            // (An explicit id that is the title's slug is kept as the title, here too.)
-            let first: Bool
-            if node.idIsSlugOfTitle {
-                first = assigner.used.insert(slugOf: node.title)
-            } else {
-                let id = Self.cleaned(node.id)
-                first = id.isEmpty || assigner.used.insert(id)
-            }
-            if !first { assigner.repeated.insert(ordinal) }
+            guard !node.id.isEmpty else { return }
+            let id = Self.cleaned(node.id)
+            if !id.isEmpty && !assigner.used.insert(id).inserted { assigner.repeated.insert(ordinal) }
         }
         outline.mapNodes { assigner.assign(&$0) }
         return assigner.warnings
     }
 
-    private init(file: String, used: UsedIdentifiers) {
+    private init(file: String, used: Set<String>) {
         self.file = file
         self.used = used
     }
 
     private mutating func assign(_ node: inout OutlineNode) {
         defer { ordinal += 1 }
-        // An explicit id that is the title's slug (a slug has nothing to clean) is given.
-        if node.idIsSlugOfTitle && !repeated.contains(ordinal) { return }
-        let explicit = node.hasId ? Self.cleaned(node.id) : ""
+        let explicit = node.id.isEmpty ? "" : Self.cleaned(node.id)
         if !explicit.isEmpty {
             if !repeated.contains(ordinal) {
                 node.id = explicit
@@ -61,10 +48,9 @@ struct IdentifierAssigner {
                         SourceLocation(file: file, line: node.line), "duplicate id '\(Quote.snippet(explicit))'; this one is renamed"))
                 node.id = unique(explicit)
             }
-        } else if used.insert(slugOf: node.title) {
-            node.useSlugOfTitleAsId()  // (not kept: made from the title when written)
         } else {
-            node.id = unique(Self.slug(node.title))
+            let slug = Self.slug(node.title)
+            node.id = used.insert(slug).inserted ? slug : unique(slug)
         }
     }
 
@@ -74,7 +60,7 @@ struct IdentifierAssigner {
         Self.firstFree(base, from: &nextSuffix[base, default: 1], in: &used)
     }
 
-    private static func firstFree(_ base: String, from suffix: inout Int, in used: inout UsedIdentifiers) -> String {
+    private static func firstFree(_ base: String, from suffix: inout Int, in used: inout Set<String>) -> String {
         while true {
             var candidate = String()
             candidate.reserveCapacity(base.utf8.count + 8)
@@ -82,7 +68,7 @@ struct IdentifierAssigner {
             candidate += "-"
             candidate += String(suffix)
             suffix += 1
-            if used.insert(candidate) { return candidate }
+            if used.insert(candidate).inserted { return candidate }
         }
     }
 

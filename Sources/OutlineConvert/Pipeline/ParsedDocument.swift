@@ -4,9 +4,12 @@ public struct ParsedDocument {
     public var outline: Outline
     /// Warnings met while parsing.
     public var warnings: [Diagnostic]
+    /// What the reader kept so that bodies render without a second parse (Markdown input).
+    var bodies: ParsedBodies?
 
-    init(outline: Outline, warnings: [Diagnostic] = []) {
+    init(outline: Outline, warnings: [Diagnostic] = [], bodies: ParsedBodies? = nil) {
         self.outline = outline
         self.warnings = warnings
+        self.bodies = bodies
     }
 }

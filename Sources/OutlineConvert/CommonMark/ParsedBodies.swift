@@ -1,0 +1,119 @@
+/// What reading keeps so that bodies render without being parsed again: the whole
+/// document's CommonMark tree (for Markdown input, so that `[x][ref]` resolves against a
+/// definition in another section), and, for the preamble and then each node in document
+/// order, the range of its blocks and the body text they were parsed from.
+///
+/// It lives beside the outline, never in it: the outline stays a plain value. An entry is
+/// used only while the outline still holds the same body at that position, so an outline
+/// changed after reading (a title, a body, nodes added or moved) renders correctly: a body
+/// that is not the one parsed is parsed on its own.
+struct ParsedBodies: @unchecked Sendable {
+    // (Unchecked: the tree is only read once parsing is done, and a page's links are
+    // rewritten by the one thread that renders it.)
+    let document: CommonMarkDocument
+    /// Position 0 is the preamble; position n + 1 is the n-th node in document order.
+    private var entries: [(body: String, blocks: Range<Int32>)] = []
+
+    init(document: CommonMarkDocument, capacity: Int = 0) {
+        self.document = document
+        entries.reserveCapacity(capacity)
+    }
+
+    /// Adds the entry of the next position: `body`, parsed as `blocks` of the document.
+    mutating func append(_ body: String, blocks: Range<Int>) {
+        entries.append((body, Int32(clamping: blocks.lowerBound)..<Int32(clamping: blocks.upperBound)))
+    }
+
+    var count: Int { entries.count }
+
+    /// The blocks of `body` at `position`, if that is the body parsed there.
+    fileprivate func blocks(of body: String, at position: Int) -> Range<Int>? {
+        guard position < entries.count else { return nil }
+        let entry = entries[position]
+        // (Equal strings that share storage compare in constant time: the usual case.)
+        guard entry.body == body else { return nil }
+        return Int(entry.blocks.lowerBound)..<Int(entry.blocks.upperBound)
+    }
+}
+
+/// Renders bodies (CommonMark text) as HTML or plain text: from the blocks read with the
+/// document when they are still the body's, else by parsing the body on its own.
+struct BodyRenderer {
+    let bodies: ParsedBodies?
+
+    /// Appends the HTML of `body` at `position` (see `ParsedBodies`). With `links`, each
+    /// link and image destination goes through it first (a docs site); `line` places links
+    /// when the tree's lines are not the source's.
+    func appendHTML(
+        _ body: String, at position: Int, line: Int, unsafe: Bool, links: PageLinks?, to html: inout ByteBuffer
+    ) {
+        guard let (document, range, sourceLines) = source(body, at: position) else { return }
+        if let links {
+            document.rewriteLinks(ofBlocks: range) { url, linkLine, column in
+                sourceLines ? links.href(for: url, line: linkLine, column: column) : links.href(for: url, line: line, column: 0)
+            }
+        }
+        document.appendHTML(ofBlocks: range, unsafe: unsafe, to: &html)
+    }
+
+    /// The body as plain text, each non-blank line starting with `indent`.
+    func plainText(_ body: String, at position: Int, indent: String = "") -> [UInt8] {
+        guard let (document, range, _) = source(body, at: position) else { return [] }
+        // About the size of the text (the source less its syntax, plus indents): one buffer.
+        let size = body.utf8.count
+        return document.plainText(ofBlocks: range, indent: indent, sizeHint: size + size / 8)
+    }
+
+    private func source(_ body: String, at position: Int) -> (CommonMarkDocument, Range<Int>, Bool)? {
+        if let bodies, let range = bodies.blocks(of: body, at: position) {
+            return (bodies.document, range, bodies.document.sourceLines)
+        }
+        guard !body.isEmpty else { return nil }
+        let alone = CommonMarkDocument(parsing: body)
+        return (alone, alone.group(0..<alone.blockCount), false)
+    }
+}
+
+extension ParsedBodies {
+    /// For an outline read from a format other than Markdown: when a body holds what may be
+    /// a link reference definition, all bodies are parsed as one CommonMark document (the
+    /// Markdown this outline writes), so that `[x][ref]` in one section resolves against a
+    /// definition in another, exactly as it does when the same outline comes as Markdown.
+    /// Nil when no body may define a link, or when that document does not hold every
+    /// section apart (a body leaves a code block open): bodies are parsed on their own then.
+    static func together(_ outline: Outline, maxInputSize: Int) -> ParsedBodies? {
+        guard mayDefineLinks(outline.body) || outline.nodes.contains(where: mayDefineLinks) else { return nil }
+        let context = WriteContext(options: ConversionOptions(), file: "", pageTitle: "", inputSize: 0)
+        let markdown = MarkdownEmitter().write(outline, context: context).bytes
+        guard let parsed = try? MarkdownParser(maxInputSize: maxInputSize).parse(bytes: markdown, file: ""),
+            let read = parsed.bodies
+        else { return nil }
+        var bodies = [outline.body]
+        outline.forEachNode { bodies.append($0.body) }
+        guard read.count == bodies.count else { return nil }
+        // The entries stand for this outline's own bodies (the Markdown may have escaped a
+        // line of one), and the tree's lines are not the source's.
+        var together = ParsedBodies(document: read.document, capacity: bodies.count)
+        for (position, body) in bodies.enumerated() {
+            let entry = read.entries[position]
+            together.entries.append((body, entry.blocks))
+        }
+        together.document.sourceLines = false
+        return together
+    }
+
+    private static func mayDefineLinks(_ node: OutlineNode) -> Bool {
+        mayDefineLinks(node.body) || node.children.contains(where: mayDefineLinks)
+    }
+
+    /// Whether the text may hold a definition (`[label]: destination`): a cheap test that
+    /// lets most outlines skip the joint parse.
+    private static func mayDefineLinks(_ body: String) -> Bool {
+        var previous: UInt8 = 0
+        for byte in body.utf8 {
+            if previous == UInt8(ascii: "]") && byte == UInt8(ascii: ":") { return true }
+            previous = byte
+        }
+        return false
+    }
+}
