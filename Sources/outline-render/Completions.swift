@@ -1,7 +1,7 @@
 import OutlineConvert
 
-/// Shell completion scripts (`--completion-script bash|zsh|fish`), made from the options
-/// of `--help` and the format lists: options, format names after `--from`/`--to`, error
+/// Shell completion scripts (`--completion-script bash|zsh|fish`), made from the table of
+/// options (`Arguments.table`) and the format lists: options, format names after `--from`/`--to`, error
 /// formats, folders and files of the formats read for inputs.
 enum Completions {
     static let shells = ["bash", "zsh", "fish"]
@@ -14,29 +14,16 @@ enum Completions {
         }
     }
 
-    private static var inputNames: [String] { InputFormat.all.map(\.name) }
-    private static var outputNames: [String] { OutputFormat.all.map(\.name) }
     private static var extensions: [String] { InputFormat.all.flatMap(\.extensions) }
-    /// The values to offer after an option, by its value's placeholder and name.
-    private static func choices(_ names: [String], _ value: String) -> [String]? {
-        if names.contains("--from") { return inputNames }
-        if names.contains("--to") { return outputNames }
-        if names.contains("--error-format") { return ["gnu", "github"] }
-        if names.contains("--completion-script") { return shells }
-        return nil
-    }
-
-    private static func takesPath(_ value: String) -> Bool { ["path", "file", "folder"].contains(value) }
 
     private static var bash: String {
-        let options = Arguments.options
+        let options = Arguments.table
         var cases = ""
-        for (names, value) in options {
-            guard let value else { continue }
-            let pattern = names.joined(separator: "|")
-            if let choices = choices(names, value) {
+        for option in options where option.value != nil {
+            let pattern = option.names.joined(separator: "|")
+            if let choices = option.choices {
                 cases += "    \(pattern)) COMPREPLY=($(compgen -W \"\(choices.joined(separator: " "))\" -- \"$cur\")); return ;;\n"
-            } else if takesPath(value) {
+            } else if option.completesPath {
                 cases += "    \(pattern)) COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n"
             } else {
                 cases += "    \(pattern)) return ;;\n"
@@ -65,15 +52,16 @@ enum Completions {
 
     private static var zsh: String {
         var specs: [String] = []
-        for (names, value) in Arguments.options {
+        for option in Arguments.table {
+            let names = option.names
             let long = names.last ?? ""
             let exclusive = names.count > 1 ? "(\(names.joined(separator: " ")))" : ""
             let list = names.count > 1 ? "{\(names.joined(separator: ","))}" : long
             var action = ""
-            if let value {
-                if let choices = choices(names, value) {
+            if let value = option.value {
+                if let choices = option.choices {
                     action = ":\(value):(\(choices.joined(separator: " ")))"
-                } else if takesPath(value) {
+                } else if option.completesPath {
                     action = ":\(value):_files"
                 } else {
                     action = ":\(value): "
@@ -96,15 +84,15 @@ enum Completions {
         var lines = ["# fish completion for outline-render (outline-render --completion-script fish)"]
         lines.append("complete -c outline-render -f -a '(__fish_complete_suffix \(extensions.map { "." + $0 }.joined(separator: " ")))'")
         lines.append("complete -c outline-render -f -a '(__fish_complete_directories)'")
-        for (names, value) in Arguments.options {
+        for option in Arguments.table {
             var line = "complete -c outline-render"
-            for name in names {
+            for name in option.names {
                 line += name.hasPrefix("--") ? " -l \(name.dropFirst(2))" : " -s \(name.dropFirst())"
             }
-            if let value {
-                if let choices = choices(names, value) {
+            if option.value != nil {
+                if let choices = option.choices {
                     line += " -x -a '\(choices.joined(separator: " "))'"
-                } else if takesPath(value) {
+                } else if option.completesPath {
                     line += " -r -F"
                 } else {
                     line += " -x"

@@ -206,3 +206,56 @@ def test_watch_of_one_file_next_to_its_output(tmp_path):
 def test_watch_needs_an_output():
     result = run("--watch", "x.md", check=False)
     assert result.returncode == 2 and "'--watch' needs '-o'" in result.stderr
+
+
+# Every option of --help with a value to try it with; options that write nothing, run
+# forever or name the folders themselves are not tried.
+NOT_TRIED = {"--output", "--cache-dir", "--no-cache", "--check", "--watch", "--completion-script", "--version", "--help"}
+SAMPLES = {"format": {"--from": "markdown", "--to": "json", "--error-format": "github"}, "text": "A title", "id": "a",
+           "n": "2", "reading": "omni", "size": "1M"}
+
+
+def options_with_values(tmp_path):
+    template = tmp_path / "page.html"
+    template.write_text("<!doctype html><title>{{title}}</title><main>{{content}}</main>\n")
+    for short, long in OPTIONS:
+        name = long or short
+        if name in NOT_TRIED:
+            continue
+        value = re.search(rf"{re.escape(name)} <(\w+)>", HELP)
+        if value is None:
+            yield name, [name]
+        elif value.group(1) == "file":
+            yield name, [name, str(template)]
+        else:
+            sample = SAMPLES[value.group(1)]
+            yield name, [name, sample[name] if isinstance(sample, dict) else sample]
+
+
+def tree(folder):
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_a_rerun_with_any_option_changed_writes_what_a_fresh_run_writes(tmp_path):
+    """The build record skips unchanged inputs: every option that changes an output must be
+    part of its key, or a rerun with the option would keep stale pages."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "a.md").write_text("# A\n\nText with <b>raw</b> HTML.\n\n## B\n\nMore.\n\n### C\n\nDeep.\n")
+    (docs / "o.opml").write_text('<opml version="2.0"><head><expansionState>1</expansionState></head>'
+                                 '<body><outline text="X" _note="x"><outline text="Y" _note="y"/></outline></body></opml>')
+    tried = []
+    for name, args in options_with_values(tmp_path):
+        base = tmp_path / name.strip("-")
+        rerun, fresh = base / "rerun", base / "fresh"
+        subprocess.run([TOOL, docs, "-o", rerun, "--cache-dir", base / "cache1", "-q"], check=True)
+        first = tree(rerun)
+        subprocess.run([TOOL, docs, "-o", rerun, "--cache-dir", base / "cache1", "-q", *args], check=True)
+        subprocess.run([TOOL, docs, "-o", fresh, "--cache-dir", base / "cache2", "-q", *args], check=True)
+        # (Outputs of the first run in another format stay: only what the run writes counts.)
+        kept = tree(rerun)
+        assert {path: kept.get(path) for path in tree(fresh)} == tree(fresh), f"a rerun with {' '.join(args)} kept stale outputs"
+        if tree(fresh) != first:
+            tried.append(name)
+    # The test tries options that do change outputs (else it would prove nothing).
+    assert {"--to", "--title", "--unsafe", "--collapse-depth", "--opml-expansion", "--template", "--index"} <= set(tried)

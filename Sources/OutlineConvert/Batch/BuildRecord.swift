@@ -266,24 +266,36 @@ public final class BuildRecord: @unchecked Sendable {
 }
 
 extension ConversionOptions {
-    /// Everything about the options that can change an output, as one stable string: the
-    /// formats by name, and every option's value (options a format does not use included,
-    /// which costs at most a rebuild).
+    /// Everything about the options that can change an output, as one stable string: every
+    /// stored setting, found by reflection so that a new one cannot be left out (a setting
+    /// a format does not use costs at most a rebuild), and the built-in templates.
     public var fingerprint: String {
-        let collapseRules: [String] = [
-            collapse.all.map { $0 ? "expand-all" : "collapse-all" } ?? "-",
-            collapse.expand.sorted().joined(separator: "\u{1}"), collapse.collapse.sorted().joined(separator: "\u{1}"),
-            collapse.depth.map(String.init) ?? "-",
-        ]
-        let htmlOptions: [String] = [
-            html.fragment ? "fragment" : "-", html.unsafe ? "unsafe" : "-", html.accordion ? "accordion" : "-", html.toc ? "toc" : "-",
-            html.template?.fingerprint ?? "default",
-        ]
-        let templates = EmbeddedTemplates.files.keys.sorted().map { BuildRecord.hash(Array((EmbeddedTemplates.files[$0] ?? "").utf8)) }
-        let general: [String] = [
-            from?.name ?? "-", to.name, title.map { "t:" + $0 } ?? "-", ascii ? "ascii" : "-", String(maxInputSize),
-            opmlExpansion?.rawValue ?? "-",
-        ]
-        return (general + collapseRules + htmlOptions + [templates.joined()]).joined(separator: "\u{0}")
+        var parts: [String] = []
+        Self.describe(self, into: &parts)
+        parts += EmbeddedTemplates.files.keys.sorted().map { BuildRecord.hash(Array((EmbeddedTemplates.files[$0] ?? "").utf8)) }
+        return parts.joined(separator: "\u{0}")
+    }
+
+    /// `value` as stable text: sets sorted, formats and templates by what tells them apart,
+    /// structures field by field.
+    private static func describe(_ value: Any, into parts: inout [String]) {
+        switch value {
+        case let set as Set<String>: parts.append(set.sorted().joined(separator: "\u{1}"))
+        case let format as InputFormat: parts.append(format.name)
+        case let format as OutputFormat: parts.append(format.name)
+        case let template as PageTemplate: parts.append(template.fingerprint)
+        default:
+            let mirror = Mirror(reflecting: value)
+            switch mirror.displayStyle {
+            case .optional:
+                if let some = mirror.children.first { describe(some.value, into: &parts) } else { parts.append("-") }
+            case .struct, .class:
+                for child in mirror.children {
+                    parts.append(child.label ?? "")
+                    describe(child.value, into: &parts)
+                }
+            default: parts.append(String(describing: value))
+            }
+        }
     }
 }
