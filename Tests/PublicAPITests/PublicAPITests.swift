@@ -45,4 +45,43 @@ import Testing
             Issue.record("untyped error \(error)")
         }
     }
+
+    @Test func eachReaderParsesItsFormatOnItsOwn() throws {
+        let markdown = try MarkdownParser().parse("# A {#a}\nText.\n", file: "a.md").outline
+        #expect(markdown.nodes.map(\.id) == ["a"] && markdown.nodes.first?.body == "Text.")
+        let xml = try XMLSectionParser().parse(Array("<outline><item title='B' collapsed='true'>b</item></outline>".utf8), file: "b.xml")
+        #expect(xml.outline.nodes.first?.collapsed == true)
+        let plist = try PlistParser().parse(
+            Array("<plist><array><dict><key>name</key><string>C</string></dict></array></plist>".utf8), file: "c.plist")
+        #expect(plist.outline.nodes.map(\.title) == ["C"])
+        let json = try JSONOutlineParser().parse(Array(#"{"version": 1, "sections": [{"title": "D"}]}"#.utf8), file: "d.json")
+        #expect(json.outline.nodes.map(\.title) == ["D"])
+        let opml = Array("<opml><head><expansionState>1</expansionState></head><body><outline text='E' _note='e'/></body></opml>".utf8)
+        #expect(try OPMLParser().parse(opml, file: "e.opml").outline.nodes.first?.collapsed == false)
+        #expect(try OPMLParser(expansion: .omni).parse(opml, file: "e.opml").outline.nodes.first?.collapsed == true)
+    }
+
+    @Test func formatsByNameExtensionAndContent() {
+        #expect(InputFormat(name: "md") == .markdown && InputFormat(pathExtension: "opml") == .opml)
+        #expect(InputFormat(sniffing: Array("<plist><array/></plist>".utf8)[...]) == .plist)
+        #expect(OutputFormat(name: "text")?.fileExtension == "txt" && OutputFormat.html.optionNames.contains("--fragment"))
+        #expect(InputFormat.all.count == 5 && OutputFormat.all.count == 7)
+    }
+
+    @Test func aPageWithATemplateOfItsOwn() throws {
+        var options = ConversionOptions()
+        options.html = HTMLOptions(accordion: true, template: try PageTemplate(text: "<main>{{content}}</main>", path: "t.html"))
+        options.collapse = CollapseOptions(all: false)
+        let outline = Outline(title: "T", nodes: [OutlineNode(title: "A", body: "a"), OutlineNode(title: "B", body: "b")])
+        let page = Converter(options: options).write(outline)
+        #expect(page.output.hasPrefix("<main>") && page.output.contains("<details id=\"a\" name=\"outline\">"))
+        #expect(page.warnings.isEmpty)
+    }
+
+    @Test func warningsAreDiagnosticsWithAPlace() throws {
+        let conversion = try Converter(options: ConversionOptions()).convert(Array("# A {#x}\n# B {#x}\n".utf8), file: "w.md")
+        #expect(conversion.warnings == [Diagnostic(SourceLocation(file: "w.md", line: 2), "duplicate id 'x'; this one is renamed")])
+        #expect(conversion.warnings.first?.description == "w.md:2: warning: duplicate id 'x'; this one is renamed")
+        #expect(conversion.title == "A")
+    }
 }

@@ -1,18 +1,18 @@
 import Glibc
 
 /// One file of a batch: where it is read and where its output goes.
-public struct BatchJob: Equatable, Sendable {
+package struct BatchJob: Equatable, Sendable {
     /// The input path, as found (under the folder the user named).
-    public let input: String
+    package let input: String
     /// The output path: the input's place mirrored under the output folder.
-    public let output: String
+    package let output: String
     /// The folder the input was found in (the folder named, or a named file's folder): the
     /// input's place under it is its output's place under the output folder, and links may
     /// not leave it.
-    public let root: String
+    package let root: String
 
     /// A job; `root` defaults to the input's folder.
-    public init(input: String, output: String, root: String? = nil) {
+    package init(input: String, output: String, root: String? = nil) {
         self.input = input
         self.output = output
         self.root = root ?? Path.parent(input)
@@ -26,24 +26,24 @@ public struct BatchJob: Equatable, Sendable {
 /// and anything that is not a regular file (a FIFO, a device). A folder that cannot be read
 /// or a name that is not UTF-8 is a failure of the run, never a silent skip. A file named
 /// on the command line is always tried.
-public struct BatchPlan: Sendable {
+package struct BatchPlan: Sendable {
     /// The files to convert, in folder order.
-    public private(set) var jobs: [BatchJob] = []
+    package private(set) var jobs: [BatchJob] = []
     /// Paths passed over, with the reason (`-v` lists them).
-    public private(set) var skipped: [(path: String, reason: String)] = []
+    package private(set) var skipped: [(path: String, reason: String)] = []
     /// What could not be looked at: each fails the run (and `--check`).
-    public private(set) var failures: [ConversionError] = []
+    package private(set) var failures: [ConversionError] = []
     /// Every input, by identity: no output may ever be written over one.
-    public private(set) var inputIdentities: Set<FileIdentity> = []
+    package private(set) var inputIdentities: Set<FileIdentity> = []
 
     /// Two inputs would write the same output, or an output would overwrite an input.
-    public struct Conflict: Error, CustomStringConvertible {
+    package struct Conflict: Error, CustomStringConvertible {
         /// Every conflict, one per line.
-        public let description: String
+        package let description: String
     }
 
     /// Plans `inputs` (files and folders) into `outputDirectory`, outputs named with `format`'s extension.
-    public init(inputs: [String], outputDirectory: String, format: OutputFormat) throws {
+    package init(inputs: [String], outputDirectory: String, format: OutputFormat) throws {
         let outputRoot = Self.resolved(outputDirectory)
         for input in inputs {
             var info = stat()
@@ -99,7 +99,7 @@ public struct BatchPlan: Sendable {
 
     /// Where `path` really is: its deepest existing ancestor with every symbolic link
     /// resolved, followed by the components that do not exist yet.
-    public static func resolved(_ path: String) -> String {
+    package static func resolved(_ path: String) -> String {
         let absolute = Self.absolute(path)
         var existing = absolute
         var missing: [String] = []

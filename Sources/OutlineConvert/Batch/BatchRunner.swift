@@ -2,7 +2,7 @@ import Glibc
 import Dispatch
 
 /// How one job of a batch ended.
-public enum BatchOutcome: Equatable, Sendable {
+package enum BatchOutcome: Equatable, Sendable {
     /// The output was written (it was missing or differed).
     case written
     /// The output already held exactly this; it was not touched.
@@ -16,43 +16,43 @@ public enum BatchOutcome: Equatable, Sendable {
 }
 
 /// A finished job: its outcome, warnings, and the page title (for a docs index).
-public struct BatchResult: Sendable {
+package struct BatchResult: Sendable {
     /// The job this is the result of.
-    public let job: BatchJob
+    package let job: BatchJob
     /// How it ended.
-    public let outcome: BatchOutcome
+    package let outcome: BatchOutcome
     /// Warnings met while converting it.
-    public let warnings: [Diagnostic]
+    package let warnings: [Diagnostic]
     /// The page title, when it converted.
-    public let title: String?
+    package let title: String?
     /// In a docs site: the page's ids and links, for the link check.
-    public var facts: PageFacts? = nil
+    package var facts: PageFacts? = nil
 }
 
 /// Runs a batch on `workers` threads. Every job goes through the same per-document
 /// `Converter`; the bytes written never depend on the number of workers. Results are
 /// handed to `report` one at a time and in job order, whatever order they finish in.
-public struct BatchRunner: Sendable {
+package struct BatchRunner: Sendable {
     /// The per-document pipeline every job goes through.
-    public let converter: Converter
+    package let converter: Converter
     /// How many files are converted at once.
-    public let workers: Int
+    package let workers: Int
     /// Write nothing; say which outputs are missing or differ.
-    public let check: Bool
+    package let check: Bool
     /// The temporary files being written, for an interrupt to remove.
-    public let temporaries: TemporaryFiles
+    package let temporaries: TemporaryFiles
     /// What the last run wrote; jobs whose input and output are as it recorded are skipped.
-    public let record: BuildRecord?
+    package let record: BuildRecord?
     /// The files that must never be written: every input of the run, by identity.
-    public let protected: Set<FileIdentity>
+    package let protected: Set<FileIdentity>
     /// In a docs site: the run's links, and where its index page is written (if it has one).
-    public let site: (links: SiteLinks, index: String?)?
+    package let site: (links: SiteLinks, index: String?)?
     /// The output folders made (or found) so far: each is made once, not once per file.
     private let folders = KnownFolders()
 
     /// A runner; `record`, when given, lets unchanged jobs be skipped; `site` makes the
     /// pages a docs site.
-    public init(
+    package init(
         converter: Converter, workers: Int, check: Bool, temporaries: TemporaryFiles, record: BuildRecord? = nil,
         protected: Set<FileIdentity> = [], site: (links: SiteLinks, index: String?)? = nil
     ) {
@@ -66,7 +66,7 @@ public struct BatchRunner: Sendable {
     }
 
     /// Runs `jobs`; `started` is told of each job as a worker takes it (for progress).
-    public func run(
+    package func run(
         _ jobs: [BatchJob], started: @escaping @Sendable (Int, BatchJob) -> Void = { _, _ in },
         report: @escaping @Sendable (BatchResult) -> Void
     ) {
@@ -82,7 +82,7 @@ public struct BatchRunner: Sendable {
     }
 
     /// Converts one job; everything it holds is released before the next one starts.
-    public func convert(_ job: BatchJob) -> BatchResult {
+    package func convert(_ job: BatchJob) -> BatchResult {
         convert(job, lookup: FileStatusLookup())
     }
 
@@ -125,7 +125,7 @@ public struct BatchRunner: Sendable {
     /// Writes (or with `check`, compares) `index.html` in `outputDirectory`: every page by
     /// title, in folder order, converted like the pages themselves. Nil when one of the
     /// pages is that `index.html` already.
-    public func index(of pages: [BatchResult], outputDirectory: String) -> BatchResult? {
+    package func index(of pages: [BatchResult], outputDirectory: String) -> BatchResult? {
         let path = Path.join(outputDirectory, "index.html")
         guard !pages.contains(where: { BatchPlan.absolute($0.job.output) == BatchPlan.absolute(path) }) else { return nil }
         let entries = pages.compactMap { page in page.title.map { (page.job.output, $0) } }
@@ -142,7 +142,7 @@ public struct BatchRunner: Sendable {
 
     /// Copies an asset of a docs site to `output` (atomically, only when it differs; with
     /// `check` only compared). A file that is its own destination is left alone.
-    public func copy(_ source: String, to output: String) -> BatchOutcome {
+    package func copy(_ source: String, to output: String) -> BatchOutcome {
         if let identity = FileIdentity(path: output), identity == FileIdentity(path: source) { return check ? .upToDate : .unchanged }
         do {
             let bytes = try Files.read(source, limit: 1 << 30)
@@ -157,7 +157,7 @@ public struct BatchRunner: Sendable {
 
     /// Puts `content` at `output`: written only when it differs, or with `check` only
     /// compared (`.upToDate` or `.stale`). The one place a single file and a batch job end.
-    public static func deliver(
+    package static func deliver(
         _ content: [UInt8], to output: String, check: Bool, temporaries: TemporaryFiles, protected: Set<FileIdentity>
     ) throws -> BatchOutcome {
         if check {

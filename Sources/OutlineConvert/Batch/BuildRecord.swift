@@ -13,14 +13,14 @@ import Glibc
 /// The change time cannot be set back by hand, but the clock that stamps it is coarse: a
 /// status is recorded only for a file last changed a second or more before the run began
 /// (as git does with "racily clean" files), so a later write always shows.
-public final class BuildRecord: @unchecked Sendable {
+package final class BuildRecord: @unchecked Sendable {
     /// Where earlier versions kept the record: inside the output folder (removed when seen).
-    public static let legacyFileName = ".outline-render-cache"
+    package static let legacyFileName = ".outline-render-cache"
 
     /// The record's file for `outputDirectory`: in `cacheDirectory`, else
     /// `$XDG_CACHE_HOME/outline-render`, else `~/.cache/outline-render`; named by a hash of
     /// the output folder's real path. Nil when there is no such folder to use.
-    public static func cacheFile(outputDirectory: String, cacheDirectory: String?) -> String? {
+    package static func cacheFile(outputDirectory: String, cacheDirectory: String?) -> String? {
         func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
         let folder: String
         if let cacheDirectory {
@@ -60,12 +60,12 @@ public final class BuildRecord: @unchecked Sendable {
     private let started = BuildRecord.now()
 
     /// Loads the record at `path`, if it was made with the same `key`.
-    public convenience init(path: String, key: String) {
+    package convenience init(path: String, key: String) {
         self.init(Reading(path: path), key: key)
     }
 
     /// The record `reading` has read, if it was made with the same `key`.
-    public init(_ reading: Reading, key: String) {
+    package init(_ reading: Reading, key: String) {
         path = reading.path
         self.key = key
         previous = reading.entries(key: key)
@@ -75,14 +75,14 @@ public final class BuildRecord: @unchecked Sendable {
     /// A record read and parsed on another thread while the batch is planned: its key
     /// names the run's inputs, so it is known only once the plan is made, and a rerun with
     /// nothing to do spent a fifth of its time reading the record.
-    public final class Reading: @unchecked Sendable {
+    package final class Reading: @unchecked Sendable {
         // (Unchecked: `read` is written before `done` is left and read only after it is waited on.)
         let path: String
         private var read: (header: ArraySlice<UInt8>, entries: [String: Entry])?
         private let done = DispatchGroup()
 
         /// Starts reading the record at `path`.
-        public init(path: String) {
+        package init(path: String) {
             self.path = path
             done.enter()
             DispatchQueue.global(qos: .userInitiated).async {
@@ -144,7 +144,7 @@ public final class BuildRecord: @unchecked Sendable {
     }
 
     /// Writes the record of this run (only the jobs it saw), unless it is the same as before.
-    public func save(temporaries: TemporaryFiles) {
+    package func save(temporaries: TemporaryFiles) {
         let (entries, needed) = lock.withLock { (current, changed || current.count != previous.count) }
         guard needed else { return }
         var text = Self.header + Self.escaped(key) + "\n"
@@ -244,7 +244,7 @@ public final class BuildRecord: @unchecked Sendable {
 
     /// A 128-bit hash (two FNV-1a style lanes over 8-byte words, with different seeds and
     /// primes) and the length: not cryptographic, only to notice that a source changed.
-    public static func hash(_ bytes: [UInt8]) -> String {
+    package static func hash(_ bytes: [UInt8]) -> String {
         var a: UInt64 = 0xcbf2_9ce4_8422_2325
         var b: UInt64 = 0x8422_2325_cbf2_9ce4
         bytes.withUnsafeBytes { buffer in
@@ -269,7 +269,7 @@ extension ConversionOptions {
     /// Everything about the options that can change an output, as one stable string: every
     /// stored setting, found by reflection so that a new one cannot be left out (a setting
     /// a format does not use costs at most a rebuild), and the built-in templates.
-    public var fingerprint: String {
+    package var fingerprint: String {
         var parts: [String] = []
         Self.describe(self, into: &parts)
         parts += EmbeddedTemplates.files.keys.sorted().map { BuildRecord.hash(Array((EmbeddedTemplates.files[$0] ?? "").utf8)) }

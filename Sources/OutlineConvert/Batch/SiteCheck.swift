@@ -2,14 +2,14 @@ import Glibc
 
 /// What the link check of a docs site needs to know of one page: its ids and its local
 /// links. Kept in the build record, so that a page skipped as unchanged is checked too.
-public struct PageFacts: Sendable, Equatable {
+package struct PageFacts: Sendable, Equatable {
     /// The ids of the page's sections.
-    public var ids: [String]
+    package var ids: [String]
     /// The page's local links, in order.
-    public var links: [LinkFact]
+    package var links: [LinkFact]
 
     /// The facts of a page.
-    public init(ids: [String], links: [LinkFact]) {
+    package init(ids: [String], links: [LinkFact]) {
         self.ids = ids
         self.links = links
     }
@@ -67,13 +67,13 @@ public struct PageFacts: Sendable, Equatable {
     }
 }
 
-/// The link check of a docs site (SPEC §6.1), once every page is converted: a link to a
+/// The link check of a docs site (docs/sites.md), once every page is converted: a link to a
 /// missing file, to a section no page has, or out of the input folder is a warning at the
 /// link; assets are listed for copying.
-public enum SiteCheck {
+package enum SiteCheck {
     /// Warnings for `pages` (each input with its facts), and the assets to copy (each once,
     /// in order of first mention).
-    public static func run(_ pages: [(job: BatchJob, facts: PageFacts)]) -> (warnings: [Diagnostic], assets: [(source: String, output: String)]) {
+    package static func run(_ pages: [(job: BatchJob, facts: PageFacts)]) -> (warnings: [Diagnostic], assets: [(source: String, output: String)]) {
         // Each page's ids become a set only when a link asks for one of them.
         var ids: [String: (index: Int, set: Set<String>?)] = [:]
         var names: [String: String] = [:]

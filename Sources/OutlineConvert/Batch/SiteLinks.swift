@@ -1,10 +1,10 @@
 import Glibc
 
-/// The links of a folder converted to HTML, as a site (SPEC §6.1): a relative link or image
+/// The links of a folder converted to HTML, as a site (docs/sites.md): a relative link or image
 /// whose target is another input of the run points at that input's output, keeping its
 /// query and fragment; a local file that is not an input is an asset, copied to the same
 /// place under the output folder; everything a check needs is kept as `LinkFact`s.
-public struct SiteLinks: Sendable {
+package struct SiteLinks: Sendable {
     /// Every input's output, both as absolute paths with `.` and `..` resolved.
     private let outputs: [String: String]
     /// And the other way: each output's input, for links written to the pages' outputs
@@ -14,7 +14,7 @@ public struct SiteLinks: Sendable {
     private let outputDirectory: String
 
     /// The links of the jobs of one run into `outputDirectory`.
-    public init(jobs: [BatchJob], outputDirectory: String) {
+    package init(jobs: [BatchJob], outputDirectory: String) {
         var outputs: [String: String] = [:]
         let here = Files.currentDirectory()
         for job in jobs { outputs[BatchPlan.absolute(job.input, in: here)] = BatchPlan.absolute(job.output, in: here) }
@@ -24,7 +24,7 @@ public struct SiteLinks: Sendable {
     }
 
     /// A collector for the links of `job`'s page.
-    public func page(_ job: BatchJob) -> PageLinks {
+    package func page(_ job: BatchJob) -> PageLinks {
         PageLinks(site: self, job: job)
     }
 
@@ -131,9 +131,9 @@ public struct SiteLinks: Sendable {
 }
 
 /// One local link of a page, and where it is in the page's source.
-public struct LinkFact: Sendable, Equatable {
+package struct LinkFact: Sendable, Equatable {
     /// What the link points at.
-    public enum Target: Sendable, Equatable {
+    package enum Target: Sendable, Equatable {
         /// Another input of the run (absolute path), with the section named, if any.
         case page(input: String, fragment: String?)
         /// A section of the same page.
@@ -147,22 +147,22 @@ public struct LinkFact: Sendable, Equatable {
     }
 
     /// What it points at.
-    public let target: Target
+    package let target: Target
     /// The link as written.
-    public let url: String
+    package let url: String
     /// Where it is: the 1-based line in the page's source.
-    public let line: Int
+    package let line: Int
     /// And the 1-based column (0 when not known).
-    public let column: Int
+    package let column: Int
 }
 
 /// Collects the links of one page as it is rendered, and says how to write each.
-public final class PageLinks: @unchecked Sendable {
+package final class PageLinks: @unchecked Sendable {
     // (Unchecked: one page is rendered by one thread.)
     private let site: SiteLinks
     private let job: BatchJob
     /// The local links met, in order.
-    public private(set) var facts: [LinkFact] = []
+    package private(set) var facts: [LinkFact] = []
 
     init(site: SiteLinks, job: BatchJob) {
         self.site = site

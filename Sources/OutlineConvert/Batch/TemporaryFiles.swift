@@ -8,7 +8,7 @@ import Glibc
 ///
 /// Names are `.<output name>.<pid>-<random>.outline-render-tmp`, next to the output: a later
 /// run removes those whose process is gone (after a SIGKILL or a power cut).
-public final class TemporaryFiles: @unchecked Sendable {
+package final class TemporaryFiles: @unchecked Sendable {
     private let condition = Lock()
     private var paths: Set<String> = []
     private var creating = 0
@@ -24,12 +24,12 @@ public final class TemporaryFiles: @unchecked Sendable {
     /// (or at `expectFiles()`), and what it returns lives as long as the registry: the tool
     /// starts watching for interrupts there, so that a run that writes no file (a single
     /// output to standard output) never starts the watcher's thread.
-    public init(beforeFirstFile: (@Sendable (TemporaryFiles) -> [AnyObject])? = nil) {
+    package init(beforeFirstFile: (@Sendable (TemporaryFiles) -> [AnyObject])? = nil) {
         self.beforeFirstFile = beforeFirstFile
     }
 
     /// Runs `beforeFirstFile` now, if it has not run (for runs that write many files).
-    public func expectFiles() {
+    package func expectFiles() {
         condition.withLock { startIfFirst() }
     }
 
@@ -84,7 +84,7 @@ public final class TemporaryFiles: @unchecked Sendable {
 
     /// Removes every temporary file registered (waiting for those being created), and
     /// refuses new ones.
-    public func removeAll() {
+    package func removeAll() {
         condition.withLock {
             closed = true
             while creating > 0 { condition.wait() }
@@ -96,13 +96,13 @@ public final class TemporaryFiles: @unchecked Sendable {
     /// Removes the temporary files that earlier runs left next to `output` when they did not
     /// end (killed, or the machine stopped): ours by name, and only when their process is gone.
     @discardableResult
-    public static func removeStale(nextTo output: String) -> Int {
+    package static func removeStale(nextTo output: String) -> Int {
         removeStale(in: Path.parent(output), prefix: "." + Path.lastComponent(output) + ".")
     }
 
     /// Like `removeStale(nextTo:)` for every output of a batch: each folder is read once.
     @discardableResult
-    public static func removeStale(inFoldersOf outputs: [String]) -> Int {
+    package static func removeStale(inFoldersOf outputs: [String]) -> Int {
         Set(outputs.map(Path.parent)).reduce(0) { $0 + removeStale(in: $1, prefix: ".") }
     }
 

@@ -90,7 +90,7 @@ struct ByteBuffer {
 /// being written (`Converter.convertBeforeExit(_:file:streamingTo:)`). A failed write is
 /// kept (the first one) and the rest is dropped, so that writers need not handle errors;
 /// the caller checks `error` once the output is complete.
-public final class OutputSink {
+package final class OutputSink {
     /// The size of the chunks handed to the file: large enough that writes are few, small
     /// enough that an output of hundreds of megabytes is never held whole.
     static let chunkSize = 1 << 20
@@ -98,12 +98,12 @@ public final class OutputSink {
     private let descriptor: Int32
     private let name: String
     /// The bytes written so far.
-    public private(set) var count = 0
+    package private(set) var count = 0
     /// The first write that failed, naming the output; nil while all went well.
-    public private(set) var error: ConversionError?
+    package private(set) var error: ConversionError?
 
     /// A sink writing to `descriptor` (left open); `name` names it in an error.
-    public init(descriptor: Int32, name: String) {
+    package init(descriptor: Int32, name: String) {
         self.descriptor = descriptor
         self.name = name
     }

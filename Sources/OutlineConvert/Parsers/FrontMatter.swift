@@ -1,5 +1,5 @@
 /// A YAML front matter block at the very top of a Markdown file (`---` … `---` or `...`),
-/// when its content is a YAML mapping (SPEC §3.1): top-level `key: value` lines, with
+/// when its content is a YAML mapping (docs/formats.md): top-level `key: value` lines, with
 /// indented or `- ` continuation lines, comments and blank lines. Anything else (`---`,
 /// `Foo`, `---` is a rule and a setext heading; `---` `---` two rules) is Markdown, and the
 /// block is left to cmark. `{}` alone is YAML's empty mapping: front matter without keys,

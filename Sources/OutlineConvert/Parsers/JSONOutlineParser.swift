@@ -1,4 +1,4 @@
-/// Reads the JSON this tool writes (SPEC §5.3): `{"version": 1, "title", "body",
+/// Reads the JSON this tool writes (docs/formats.md): `{"version": 1, "title", "body",
 /// "attributes", "sections": [node…]}`, each node `{"id", "title", "collapsed", "body",
 /// "attributes", "children"}`. A wrong type is an error at the value's line and column,
 /// naming its key path (`sections[2].children[0].collapsed`); an unknown key is a warning.

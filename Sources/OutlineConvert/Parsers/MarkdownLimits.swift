@@ -23,7 +23,7 @@ struct MarkdownLimits: Sendable {
     /// The element budget: one per 32 bytes of `--max-input-size` (8 Mi at 256 MiB).
     let maxElements: Int
 
-    init(maxInputSize: Int = Files.defaultMaxInputSize) {
+    init(maxInputSize: Int = ConversionOptions.defaultMaxInputSize) {
         maxElements = max(maxInputSize / 32, 1 << 16)
     }
 

@@ -11,7 +11,7 @@ public struct MarkdownParser: OutlineReader {
 
     /// A parser; it keeps no state between documents. Its limits on hostile shapes scale
     /// with `maxInputSize` (see `MarkdownLimits`).
-    public init(maxInputSize: Int = Files.defaultMaxInputSize) {
+    public init(maxInputSize: Int = ConversionOptions.defaultMaxInputSize) {
         limits = MarkdownLimits(maxInputSize: maxInputSize)
     }
 

@@ -1,4 +1,4 @@
-/// Reads property-list section files (SPEC §3.2, §3.4) in any of their three forms: XML
+/// Reads property-list section files (docs/formats.md) in any of their three forms: XML
 /// (parsed with libxml2), binary (`bplist00`) and the old ASCII OpenStep form (first
 /// non-space character not `<`). The root is an array of sections, or a dict with
 /// optional `title`, `detail` (the preamble), `attributes` (a dict of strings) and

@@ -1,4 +1,4 @@
-/// Reads XML section files (SPEC §3.3):
+/// Reads XML section files (docs/formats.md):
 /// `<outline title=…>` holding an optional `<detail>` (the preamble), then `<section>`s and
 /// `<item>`s. A `<section title=… collapsed=true|false id=…>` may start with a `<detail>`;
 /// an `<item title=…>text</item>` is a leaf whose text is its body. Other attributes (of

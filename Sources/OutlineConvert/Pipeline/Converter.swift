@@ -18,7 +18,9 @@ public struct ConversionOptions: Equatable, Sendable {
     /// written and writes the spec's way (`--opml-expansion`).
     public var opmlExpansion: OPMLExpansionReading?
     /// The largest input read, in bytes (`--max-input-size`); larger files are refused unread.
-    public var maxInputSize = Files.defaultMaxInputSize
+    public var maxInputSize = ConversionOptions.defaultMaxInputSize
+    /// The default `maxInputSize`: 256 MiB.
+    public static let defaultMaxInputSize = 256 << 20
 
     /// The defaults: format from the file, HTML out, no collapse rules.
     public init() {}
@@ -33,7 +35,7 @@ public struct Conversion: Sendable {
     /// The document's title as a page shows it (for a docs index).
     public var title: String
     /// In a docs site: the page's ids and local links, for the link check.
-    public var facts: PageFacts?
+    package var facts: PageFacts?
 
     /// The output as text.
     public var output: String { String(decoding: bytes, as: UTF8.self) }
@@ -52,18 +54,18 @@ public struct Converter: Sendable {
 
     /// Reads the input file `path` (a regular file, at most `maxInputSize` bytes), refusing a
     /// Markdown file with a NUL byte in its first 64 KiB before reading the rest of it.
-    public func load(_ path: String) throws -> [UInt8] {
+    package func load(_ path: String) throws -> [UInt8] {
         try Files.read(path, limit: options.maxInputSize) { try refuseBinary($0, file: path) }
     }
 
     /// Opens the input file `path` for `body` (closed after), with `load`'s checks; for
     /// `convertBeforeExit(_:streamingTo:)`.
-    public func withInput<Result>(_ path: String, _ body: (InputFile) throws -> Result) throws -> Result {
+    package func withInput<Result>(_ path: String, _ body: (InputFile) throws -> Result) throws -> Result {
         try Files.withInput(path, limit: options.maxInputSize, body)
     }
 
     /// Reads standard input, like `load`.
-    public func loadStandardInput() throws -> [UInt8] {
+    package func loadStandardInput() throws -> [UInt8] {
         try Files.readStandardInput(limit: options.maxInputSize) { try refuseBinary($0, file: "<stdin>") }
     }
 
@@ -81,7 +83,12 @@ public struct Converter: Sendable {
 
     /// Converts one input. `file` names it in messages and gives its extension; `site`,
     /// when the page is part of a docs site, rewrites its links and collects them.
-    public func convert(_ bytes: consuming [UInt8], file: String, site: PageSite? = nil) throws -> Conversion {
+    public func convert(_ bytes: consuming [UInt8], file: String) throws -> Conversion {
+        try convert(bytes, file: file, site: nil)
+    }
+
+    /// `convert` for a page of a docs site, whose links `site` rewrites and collects.
+    package func convert(_ bytes: consuming [UInt8], file: String, site: PageSite?) throws -> Conversion {
         let inputSize = bytes.count
         let document = try read(consume bytes, file: file)
         return emit(document, file: file, inputSize: inputSize, site: site)
@@ -96,7 +103,7 @@ public struct Converter: Sendable {
     /// a time, and the conversion's `bytes` are empty: an output of hundreds of megabytes is
     /// never held whole. The sink is asked for only once the input has been read without
     /// error, so a bad input leaves nothing behind.
-    public func convertBeforeExit(
+    package func convertBeforeExit(
         _ bytes: consuming [UInt8], file: String, streamingTo sink: (() throws -> OutputSink)? = nil
     ) throws -> Conversion {
         let inputSize = bytes.count
@@ -108,7 +115,7 @@ public struct Converter: Sendable {
     /// `convertBeforeExit` for an input file: a format that can read it a chunk at a time
     /// (XML, XML plists, OPML) does, so that the input is never held whole; any other reads
     /// it whole, as `load` does.
-    public func convertBeforeExit(_ file: InputFile, streamingTo sink: (() throws -> OutputSink)? = nil) throws -> Conversion {
+    package func convertBeforeExit(_ file: InputFile, streamingTo sink: (() throws -> OutputSink)? = nil) throws -> Conversion {
         let head = try Files.head(of: file, count: 65_536)
         try refuseBinary(head[...], file: file.path)
         guard !head.isEmpty, head != [0xEF, 0xBB, 0xBF],

@@ -3,23 +3,23 @@ import Glibc
 /// Reads inputs whole, and writes outputs safely: a regular file is replaced atomically
 /// (a temporary file in the same folder, then a rename) and only when its content changes;
 /// anything else (a device, a pipe) is written in place. Nothing is left behind on failure.
-public enum Files {
+package enum Files {
     /// What a write did.
-    public enum Outcome: Equatable, Sendable {
+    package enum Outcome: Equatable, Sendable {
         case written
         case unchanged
     }
 
     /// The default for `--max-input-size`: 256 MiB. cmark keeps a whole document's tree in
     /// memory (about 10 to 200 bytes per input byte) and aborts past 1 GiB in one buffer.
-    public static let defaultMaxInputSize = 256 << 20
+    package static let defaultMaxInputSize = ConversionOptions.defaultMaxInputSize
 
     /// Reads a whole regular file of at most `limit` bytes, or throws an error naming it.
     /// A FIFO, device or socket is refused without being read (opening a FIFO would block,
     /// `/dev/zero` never ends); the size is checked before reading, and a file that grows
     /// while being read stops at the limit. `inspect` sees the first bytes (up to 64 KiB)
     /// before the rest is read, so a file that is plainly not text can be refused early.
-    public static func read(
+    package static func read(
         _ path: String, limit: Int = defaultMaxInputSize, inspect: (ArraySlice<UInt8>) throws -> Void = { _ in }
     ) throws -> [UInt8] {
         try withInput(path, limit: limit) { try read($0, inspect: inspect) }
@@ -86,7 +86,8 @@ public enum Files {
     }
 
     /// Reads standard input (a pipe, a file or a terminal) to its end, at most `limit` bytes.
-    public static func readStandardInput(limit: Int = defaultMaxInputSize, inspect: (ArraySlice<UInt8>) throws -> Void = { _ in }) throws -> [UInt8] {
+    package static func readStandardInput(limit: Int = defaultMaxInputSize, inspect: (ArraySlice<UInt8>) throws -> Void = { _ in }) throws -> [UInt8]
+    {
         var info = stat()
         guard fstat(STDIN_FILENO, &info) == 0 else { throw failure("<stdin>", "cannot read") }
         guard (info.st_mode & S_IFMT) != S_IFDIR else { throw ConversionError.io(path: "<stdin>", "is a directory") }
@@ -131,7 +132,7 @@ public enum Files {
     /// Writes `content` to `path` unless it already holds exactly that. A file whose identity
     /// is in `protected` (an input of the run, whatever name leads to it) is never written.
     @discardableResult
-    public static func write(
+    package static func write(
         _ content: [UInt8], to path: String, temporaries: TemporaryFiles, protected: Set<FileIdentity> = []
     ) throws -> Outcome {
         let existing = try existingOutput(path, protected: protected)
@@ -153,7 +154,7 @@ public enum Files {
     /// `path` already held exactly that. A failed write throws (the sink's error). `produce`
     /// asks for the sink when the content starts: nothing is created before (a bad input
     /// leaves nothing behind, and a one-file run has no interrupt to watch for until then).
-    public static func write(
+    package static func write(
         to path: String, temporaries: TemporaryFiles, protected: Set<FileIdentity> = [],
         streaming produce: (_ sink: @escaping () throws -> OutputSink) throws -> Void
     ) throws -> Outcome {
@@ -272,12 +273,12 @@ public enum Files {
     }
 
     /// The names in `folder` that are UTF-8 (none when it cannot be read).
-    public static func names(in folder: String) -> [String] {
+    package static func names(in folder: String) -> [String] {
         ((try? entries(of: folder)) ?? []).compactMap { String(validating: $0, as: UTF8.self) }
     }
 
     /// The current directory ("." if it cannot be named).
-    public static func currentDirectory() -> String {
+    package static func currentDirectory() -> String {
         var buffer = [CChar](repeating: 0, count: 4096)
         while getcwd(&buffer, buffer.count) == nil {
             guard errno == ERANGE, buffer.count < 1 << 20 else { return "." }
@@ -310,12 +311,12 @@ public enum Files {
 
     /// Writes `text` to standard error (unbuffered: a message may be the last thing before an
     /// exit); a failed write is not reported, there is nowhere to.
-    public static func writeToStandardError(_ text: String) {
+    package static func writeToStandardError(_ text: String) {
         try? writeAll(Array(text.utf8), to: STDERR_FILENO, path: "<stderr>")
     }
 
     /// Writes `content` to standard output; a failed write (a full disk, a closed pipe) throws.
-    public static func writeToStandardOutput(_ content: [UInt8]) throws {
+    package static func writeToStandardOutput(_ content: [UInt8]) throws {
         try writeAll(content, to: STDOUT_FILENO, path: "<stdout>")
     }
 
@@ -347,7 +348,7 @@ public enum Files {
 
 /// A file's identity: device and inode, the same whichever name (symbolic link, hard link,
 /// `..` path) leads to it.
-public struct FileIdentity: Hashable, Sendable {
+package struct FileIdentity: Hashable, Sendable {
     let device: UInt64
     let inode: UInt64
 
@@ -357,7 +358,7 @@ public struct FileIdentity: Hashable, Sendable {
     }
 
     /// The identity of the file `path` names, following symbolic links; nil if there is none.
-    public init?(path: String) {
+    package init?(path: String) {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         self.init(info)

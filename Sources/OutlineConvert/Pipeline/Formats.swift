@@ -45,14 +45,14 @@ struct WriteContext {
 }
 
 /// What a page of a docs site needs besides its outline (docs/sites.md).
-public struct PageSite: Sendable {
+package struct PageSite: Sendable {
     /// Rewrites and collects the page's links.
-    public let links: PageLinks
+    package let links: PageLinks
     /// The index page's URL relative to this page, when there is an index.
-    public let indexLink: String?
+    package let indexLink: String?
 
     /// A page of a docs site with these links and index.
-    public init(links: PageLinks, indexLink: String?) {
+    package init(links: PageLinks, indexLink: String?) {
         self.links = links
         self.indexLink = indexLink
     }

@@ -1,13 +1,13 @@
 /// Path helpers on plain strings (Foundation's NSString ones are slow on Linux, and a batch
 /// calls them for every file).
-public enum Path {
+package enum Path {
     /// `a/b` from `a` and `b` (no doubled `/`).
-    public static func join(_ directory: String, _ name: String) -> String {
+    package static func join(_ directory: String, _ name: String) -> String {
         directory.isEmpty ? name : directory.hasSuffix("/") ? directory + name : directory + "/" + name
     }
 
     /// The extension of the last component, without the dot ("" if none; a leading dot is not one).
-    public static func fileExtension(_ path: String) -> String {
+    package static func fileExtension(_ path: String) -> String {
         // The last component (trailing slashes ignored), found from the end.
         let utf8 = path.utf8
         var end = utf8.endIndex
@@ -18,13 +18,13 @@ public enum Path {
     }
 
     /// Everything before the last component ("." when there is nothing before it).
-    public static func parent(_ path: String) -> String {
+    package static func parent(_ path: String) -> String {
         guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "." }
         return slash == path.utf8.startIndex ? "/" : String(decoding: path.utf8[..<slash], as: UTF8.self)
     }
 
     /// The last component (the file name).
-    public static func lastComponent(_ path: String) -> String {
+    package static func lastComponent(_ path: String) -> String {
         // (By bytes: the last run of non-slashes, or the path itself when it has none.)
         let utf8 = path.utf8
         var end = utf8.endIndex
@@ -36,7 +36,7 @@ public enum Path {
     }
 
     /// The path without the extension of its last component.
-    public static func deletingExtension(_ path: String) -> String {
+    package static func deletingExtension(_ path: String) -> String {
         let ext = fileExtension(path)
         return ext.isEmpty ? path : String(decoding: path.utf8.dropLast(ext.utf8.count + 1), as: UTF8.self)
     }

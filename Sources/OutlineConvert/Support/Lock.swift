@@ -2,12 +2,12 @@ import Glibc
 
 /// A mutual-exclusion lock over a pthread mutex, with a condition to wait on (the part of
 /// Foundation's `NSLock` and `NSCondition` we use, without loading all of Foundation).
-public final class Lock: @unchecked Sendable {
+package final class Lock: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
     /// An unlocked lock.
-    public init() {
+    package init() {
         pthread_mutex_init(mutex, nil)
         pthread_cond_init(condition, nil)
     }
@@ -20,7 +20,7 @@ public final class Lock: @unchecked Sendable {
     }
 
     /// Runs `body` holding the lock.
-    public func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+    package func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body()

@@ -1,9 +1,9 @@
 /// Text from an input or a file name, made safe to print in a one-line message: control
 /// characters (a line feed, an escape sequence) are escaped, so a message can never forge
 /// another line, and long text is cut short.
-public enum Quote {
+package enum Quote {
     /// At most `limit` characters of `text`, control characters escaped, `…` where cut.
-    public static func snippet(_ text: some StringProtocol, limit: Int = 60) -> String {
+    package static func snippet(_ text: some StringProtocol, limit: Int = 60) -> String {
         var out = ""
         var count = 0
         for scalar in text.unicodeScalars {
@@ -18,7 +18,7 @@ public enum Quote {
     }
 
     /// The whole of `text` on one line: control characters escaped (`\n`, `\t`, `\u{1B}`).
-    public static func oneLine(_ text: String) -> String {
+    package static func oneLine(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isControl) else { return text }
         var out = ""
         for scalar in text.unicodeScalars { append(scalar, to: &out) }
@@ -26,7 +26,7 @@ public enum Quote {
     }
 
     /// A file name that is not valid UTF-8, shown with `\xNN` for each byte that is not.
-    public static func name(bytes: some Collection<UInt8>) -> String {
+    package static func name(bytes: some Collection<UInt8>) -> String {
         var out = ""
         var rest = Array(bytes)
         while let bad = SourceText.firstInvalidUTF8(in: rest) {

@@ -155,9 +155,9 @@ final class XMLSource {
 
 /// An input file opened for reading: a regular file within the size limit (see
 /// `Converter.withInput`).
-public struct InputFile: Sendable {
+package struct InputFile: Sendable {
     /// Its name, as given.
-    public let path: String
+    package let path: String
     let descriptor: Int32
     /// Its size when opened.
     let size: Int
