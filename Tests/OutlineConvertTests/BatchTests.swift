@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// SPEC §6 for folders and several inputs: a whole tree in one command.
+/// README.md for folders and several inputs: a whole tree in one command.
 @Suite struct BatchTests {
     /// A tree with good, bad, hidden, non-outline and symlinked files:
     /// ```

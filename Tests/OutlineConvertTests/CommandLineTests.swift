@@ -3,7 +3,7 @@ import Testing
 
 @testable import OutlineConvert
 
-/// SPEC §6: the command line, run as a user runs it.
+/// README.md: the command line, run as a user runs it.
 @Suite struct CommandLineTests {
     @Test func convertsAFileToStdoutAndInfersTheOutputFormat() throws {
         let dir = try Support.temporaryDirectory()

@@ -3,7 +3,7 @@ import Testing
 
 @testable import OutlineConvert
 
-/// SPEC §5: the three outputs.
+/// docs/formats.md: the three outputs.
 @Suite struct EmitterTests {
     let markdown = """
         ---

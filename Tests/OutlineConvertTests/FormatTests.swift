@@ -3,7 +3,7 @@ import Testing
 
 @testable import OutlineConvert
 
-/// SPEC §3.4 and §5.4 from the command line: the new readers in folders, the writers as
+/// docs/formats.md from the command line: the new readers in folders, the writers as
 /// folder outputs, and what the readers warn about instead of failing.
 @Suite struct FormatTests {
     @Test func opmlAndOutlineJSONTakePartInFoldersAndOtherJSONIsSkipped() throws {

@@ -44,7 +44,14 @@ import Testing
             options.to = to
             return try Converter(options: options).convert(input, file: path)
         }
-        guard let json = try? convert(bytes, from: .markdown, to: .json) else { return }
+        let json: Conversion
+        do {
+            json = try convert(bytes, from: .markdown, to: .json)
+        } catch let error as ConversionError {
+            // Refused input: nothing to round-trip, but the refusal must be located.
+            #expect(error.location.line > 0, "\(error)")
+            return
+        }
         for (writer, reader) in [(OutputFormat.json, InputFormat.json), (.xml, .xml), (.opml, .opml), (.plist, .plist), (.markdown, .markdown)] {
             let written = try convert(bytes, from: .markdown, to: writer)
             guard written.warnings.isEmpty else { continue }

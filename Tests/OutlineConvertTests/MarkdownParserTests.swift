@@ -2,7 +2,7 @@ import Testing
 
 @testable import OutlineConvert
 
-/// SPEC §3.1: how Markdown becomes an outline.
+/// docs/formats.md: how Markdown becomes an outline.
 @Suite struct MarkdownParserTests {
     func dump(_ markdown: String) throws -> String { Support.dump(try Support.outline(markdown)) }
 

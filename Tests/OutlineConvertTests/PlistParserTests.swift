@@ -2,7 +2,7 @@ import Testing
 
 @testable import OutlineConvert
 
-/// SPEC §3.2: plist section files.
+/// docs/formats.md: plist section files.
 @Suite struct PlistParserTests {
     func plist(_ body: String) -> String {
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" \"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">\n<plist version=\"1.0\">\n\(body)\n</plist>\n"
@@ -98,7 +98,7 @@ import Testing
     }
 }
 
-/// SPEC §3.3: XML section files.
+/// docs/formats.md: XML section files.
 @Suite struct XMLSectionParserTests {
     func error(_ xml: String) -> String? {
         do {

@@ -2,7 +2,7 @@ import Testing
 
 @testable import OutlineConvert
 
-/// SPEC §6.1, links between the pages of a site: which links are local, and where a local
+/// docs/sites.md, links between the pages of a site: which links are local, and where a local
 /// one points once its query and fragment are split off.
 @Suite struct SiteLinksTests {
     // Paths that need not exist: a link to another input is found among the jobs.

@@ -1,4 +1,4 @@
-"""The HTML pages in a real browser: headless Chromium driven by Selenium (SPEC §5.1)."""
+"""The HTML pages in a real browser: headless Chromium driven by Selenium (docs/formats.md)."""
 import base64
 import json
 import pathlib

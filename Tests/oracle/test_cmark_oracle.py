@@ -53,8 +53,8 @@ _KEY = re.compile(r"[^\s#:\-?,\[\]{}&*!|>'\"%@`][^:]*:(\s|$)")
 
 
 def blank_front_matter(markdown):
-    """The document as cmark should see it: a top `---` block that is a YAML mapping (SPEC
-    §3.1; real docs carry Jekyll's) is metadata, so its lines become blank lines."""
+    """The document as cmark should see it: a top `---` block that is a YAML mapping (see
+    docs/formats.md; real docs carry Jekyll's) is metadata, so its lines become blank lines."""
     lines = markdown.split("\n")
     if len(lines) < 3 or lines[0].rstrip() != "---" or not lines[1].strip():
         return markdown

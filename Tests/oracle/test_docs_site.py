@@ -1,4 +1,4 @@
-"""A folder converted to HTML is a site that works (SPEC §6.1): links between pages, assets,
+"""A folder converted to HTML is a site that works (docs/sites.md): links between pages, assets,
 the link check, navigation, and nothing extra in the output. Every href and src of every
 page is resolved here with an HTML parser (not by string search)."""
 import html.parser

@@ -23,7 +23,7 @@ def shape(nodes):
     return [(n["title"], n["id"], n["collapsed"], n["body"], n.get("attributes", {}), shape(n["children"])) for n in nodes]
 
 
-# ---- OPML, read: the oracle is xml.etree plus SPEC §3.4's expansionState rule ----------
+# ---- OPML, read: the oracle is xml.etree plus docs/formats.md's expansionState rule ----------
 
 OMNIOUTLINER = """<?xml version="1.0" encoding="UTF-8" standalone="no"?>
 <opml version="2.0">

@@ -1,4 +1,4 @@
-"""Reading long pages (SPEC §5.1) in headless Chromium: the table of contents (--toc), the
+"""Reading long pages (docs/formats.md) in headless Chromium: the table of contents (--toc), the
 filter field, find in closed sections, on a generated 300-section page and on a real API
 reference (Tests/real/node-fs.md, 274 sections)."""
 import json

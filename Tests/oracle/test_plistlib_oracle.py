@@ -75,7 +75,7 @@ def expected(value):
         "children": [expected(v) for v in value.get("items", [])],
         **({"id": value["id"]} if "id" in value else {}),
     }
-    # A node with neither body nor children is never collapsed (SPEC §2).
+    # A node with neither body nor children is never collapsed (docs/formats.md).
     node["collapsed"] = node["collapsed"] and bool(node["body"] or node["children"])
     return node
 

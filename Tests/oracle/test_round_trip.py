@@ -1,4 +1,4 @@
-"""Round trips between every pair of outline formats (SPEC §5.4).
+"""Round trips between every pair of outline formats (docs/formats.md).
 
 For a source S and formats A, B: S → A → B → A gives A's bytes again, and the outline
 read from A → B (as JSON) is the outline read from A. A → B → C gives the bytes of A → C
@@ -20,7 +20,7 @@ FORMATS = {"markdown": "md", "xml": "xml", "plist": "plist", "opml": "opml", "js
 RENDERED = {"html": "html", "text": "txt", "json": "json"}
 
 # The Markdown writer escapes a body line that would read as a heading (`\# x`, `\---`):
-# SPEC §5.4's one exception. Outlines that went through Markdown are compared with it undone.
+# docs/formats.md's one exception. Outlines that went through Markdown are compared with it undone.
 ESCAPE = re.compile(r"^( {0,3})\\(?=[#=-])", re.M)
 
 
@@ -68,7 +68,7 @@ def check_all_pairs(source, tmp_path, label, *args):
             direct = run(a_path, "--to", c).stdout
             for b in FORMATS:
                 if b == "markdown" and a != "markdown":
-                    continue  # bodies gain the escape there (SPEC §5.4's exception)
+                    continue  # bodies gain the escape there (docs/formats.md's exception)
                 via = run(tmp_path / f"{a}-to-{b}.{FORMATS[b]}", "--to", c).stdout
                 assert via == direct, f"{label}: {a} → {b} → {c} differs from {a} → {c}"
 

@@ -63,7 +63,6 @@ def test_bash_completes_options_formats_and_inputs(tmp_path):
     assert bash_complete(["outline-render", "-o", ""], tmp_path) == ["cat.plist", "docs", "image.png", "notes.md"]
 
 
-@pytest.mark.skipif(not shutil.which("zsh"), reason="zsh is not installed")
 def test_zsh_accepts_the_completion_function(tmp_path):
     """zsh parses the script and autoloads it as a completion function; its _arguments
     spec offers every option and the format names. (Driving zsh's completion widgets
@@ -81,7 +80,6 @@ def test_zsh_accepts_the_completion_function(tmp_path):
         assert name in script
 
 
-@pytest.mark.skipif(not shutil.which("fish"), reason="fish is not installed")
 def test_fish_completes_options_and_formats(tmp_path):
     script = tmp_path / "outline-render.fish"
     script.write_text(run("--completion-script", "fish").stdout)
