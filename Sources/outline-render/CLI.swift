@@ -59,7 +59,7 @@ struct CLI {
         }
         // Interrupts are watched from the first temporary file on (before it, a signal has
         // nothing to remove and ends the run as usual): the watcher is a thread, and in a
-        // process with two threads every malloc takes a lock, which cost a one-file run 3%.
+        // process with two threads every malloc takes a lock, which a one-file run feels.
         let temporaries = TemporaryFiles { [interruption] in
             Self.removeTemporariesOnInterrupt($0, reporter: reporter, interruption: interruption)
         }

@@ -198,7 +198,7 @@ private final class KnownFolders: @unchecked Sendable {
 
 /// Hands out job numbers and passes results on in job order. Each worker takes the jobs of
 /// one output folder at a time: two workers creating files in the same folder wait on the
-/// folder's lock in the kernel (on ext4, a third of the time of a run). When no folder is
+/// folder's lock in the kernel (on ext4, a large part of a run). When no folder is
 /// left, a worker takes the second half of what another one has left.
 private final class InOrderQueue: @unchecked Sendable {
     private let lock = Lock()

@@ -148,9 +148,8 @@ final class CommonMarkDocument {
     /// document that is mostly headings (more than one per `denseHeadingBytes` bytes) it is
     /// freed now, so that a million headings are not held twice; every `trimInterval`
     /// of them, the pages they freed go back to the system, or they would stay with the
-    /// process while the outline grows beside them (a million headings peaked at 1.5×
-    /// cmark's memory; freed and trimmed, 1.2×). Other documents keep their headings:
-    /// they add at most a tenth to the peak, and freeing them cost 1.3% of the time.
+    /// process while the outline grows beside them. Other documents keep their headings:
+    /// they add little to the peak, and freeing them costs time (docs/performance.md).
     func doneWithHeading(_ index: Int) {
         guard headingsAreDense, let node = blockNodes[index] else { return }
         cmark_node_unlink(node)

@@ -3,8 +3,8 @@ import Glibc
 
 /// The memory of one cmark tree. Most of cmark's allocations are small (a node, a
 /// delimiter, a short text); here they are cut from large chunks and recycled by size,
-/// without going through glibc's malloc, which took an eighth of a Markdown conversion's
-/// time. Larger blocks (a long paragraph's text, rendered HTML) go to malloc.
+/// without going through glibc's malloc, whose bookkeeping for millions of small blocks
+/// was a large part of a Markdown conversion (docs/performance.md). Larger blocks (a long paragraph's text, rendered HTML) go to malloc.
 ///
 /// cmark's allocator interface (`cmark_mem`) has no context argument, so the arena that
 /// serves a call is the one made current on the calling thread by `withCurrent`: a

@@ -139,9 +139,8 @@ struct Lines {
     }
 
     /// The offset of every line's first byte. The array is reserved for a line every 16
-    /// bytes, more than most text has: grown by doubling instead, each copy touched fresh
-    /// pages (on a 21 MB document, 7% of the run's page faults); pages reserved and never
-    /// written cost nothing.
+    /// bytes, more than most text has: grown by doubling instead, each copy touches fresh
+    /// pages; pages reserved and never written cost nothing.
     static func lineStarts(_ bytes: [UInt8]) -> [UInt32] {
         var starts: [UInt32] = []
         starts.reserveCapacity(bytes.count / 16 + 2)

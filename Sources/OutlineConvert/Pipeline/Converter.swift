@@ -95,8 +95,8 @@ public struct Converter: Sendable {
     }
 
     /// `convert` for a process that exits right after writing the output: the parsed tree is
-    /// left to the operating system at exit instead of being freed node by node (a twelfth of
-    /// a one-file run on a large document; compilers do the same). Anything that goes on
+    /// left to the operating system at exit instead of being freed node by node, as
+    /// compilers do (docs/performance.md has what it saves). Anything that goes on
     /// running, a batch or a watch, uses `convert`.
     ///
     /// With `streamingTo`, the output goes to the sink it gives as it is written, a chunk at

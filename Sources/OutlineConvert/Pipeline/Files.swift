@@ -367,7 +367,7 @@ package struct FileIdentity: Hashable, Sendable {
 
 /// Looks at files (`stat`, following symbolic links) through their folder's descriptor: a
 /// batch asks about thousands of files in a few folders, and walking each whole path from
-/// the root again cost the kernel more than the look itself. Files are best asked about
+/// the root again costs the kernel more than the look itself. Files are best asked about
 /// folder by folder; the two folders asked about last are held open (a job's input and
 /// its output), no more. One thread at a time.
 final class FileStatusLookup {

@@ -53,7 +53,7 @@ struct PlistXMLBuilder: XMLBuilder {
         case "dict":
             try refuseStrayText(in: element, "inside <dict> outside any value")
             var entries: [(key: String, value: PlistValue)] = []
-            // (Reserved: grown by appends, a section's five entries took room for eight, and a
+            // (Reserved: grown by appends, a section's few entries take room for more, and a
             // plist's dicts are all kept until the outline is made of them.)
             entries.reserveCapacity(element.children.count / 2)
             var key: (text: String, child: XMLChild<PlistValue>)?

@@ -123,8 +123,8 @@ private class ParseEvents {
     var refusal: (line: Int, column: Int, message: String)?
     /// The first error the builder threw; nothing is built after it.
     var failure: (any Error)?
-    // (Unchecked: only the parsing thread touches these, one callback at a time; checking
-    // every access at run time cost a tenth of reading a plist.)
+    // (Unchecked: only the parsing thread touches these, one callback at a time, and
+    // checking every access at run time is a measurable part of reading a plist.)
     @exclusivity(unchecked) var positions: ElementPositions
     /// Text read since the innermost open element's last child began or ended, not yet a
     /// child itself: one buffer for all elements, as text only ever goes to the innermost.
