@@ -7,8 +7,6 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <libxml/xmlerror.h>
-/* malloc_trim: the pieces of elements freed during a parse go back to the system (XMLReader). */
-#include <malloc.h>
 
 /// `xmlFree` is a global function pointer, which Swift 6 refuses to read; call it here.
 static inline void CLibXML2_free(void *p) { xmlFree(p); }

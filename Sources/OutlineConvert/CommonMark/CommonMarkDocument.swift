@@ -1,6 +1,5 @@
 internal import CCmark
 import Glibc
-import Dispatch
 
 /// A CommonMark document parsed by cmark. This file is the only one that touches cmark:
 /// the tree is owned here and freed when the last reference goes away.
@@ -32,8 +31,6 @@ final class CommonMarkDocument {
     private let arena: NodeArena?
     /// The top-level blocks; nil once discarded.
     private var blockNodes: [OpaquePointer?]
-    /// Blocks discarded since freed memory was last given back to the system.
-    private var discardedSinceTrim = 0
     /// Whether headings are freed once read (see `doneWithHeading`).
     private let headingsAreDense: Bool
     /// Whether the tree's line numbers are the source file's (Markdown input), so that a
@@ -49,7 +46,7 @@ final class CommonMarkDocument {
     init(parsing bytes: ArraySlice<UInt8>) {
         // A document that is mostly headings frees them as they are read (`doneWithHeading`),
         // which gives memory back only through malloc: it is parsed without an arena.
-        let arena = Self.mayBeDenseInHeadings(bytes) ? nil : NodeArena(textSize: bytes.count)
+        let arena = MemoryPolicy.usesArena(denseInHeadings: Self.mayBeDenseInHeadings(bytes)) ? NodeArena(textSize: bytes.count) : nil
         let memory = NodeArena.memory(of: arena)
         self.arena = arena
         // cmark returns NULL only when out of memory.
@@ -146,23 +143,15 @@ final class CommonMarkDocument {
 
     /// Says that heading `index` has been read: it is never rendered from the tree. In a
     /// document that is mostly headings (more than one per `denseHeadingBytes` bytes) it is
-    /// freed now, so that a million headings are not held twice; every `trimInterval`
-    /// of them, the pages they freed go back to the system, or they would stay with the
-    /// process while the outline grows beside them. Other documents keep their headings:
+    /// freed now, so that a million headings are not held twice: malloc reuses their memory
+    /// for the outline that grows beside them. Other documents keep their headings:
     /// they add little to the peak, and freeing them costs time (docs/performance.md).
     func doneWithHeading(_ index: Int) {
         guard headingsAreDense, let node = blockNodes[index] else { return }
         cmark_node_unlink(node)
         cmark_node_free(node)
         blockNodes[index] = nil
-        discardedSinceTrim += 1
-        if discardedSinceTrim == Self.trimInterval {
-            discardedSinceTrim = 0
-            malloc_trim(0)
-        }
     }
-
-    private static let trimInterval = 65_536
 
     /// See `doneWithHeading`: a heading and its text take about 400 bytes of cmark's.
     private static let denseHeadingBytes = 512
@@ -199,18 +188,7 @@ final class CommonMarkDocument {
         return container
     }
 
-    /// Above this many headings and bodies, the tree is freed on a background thread, so that
-    /// the output can be written meanwhile on a second core; a small tree is freed at once.
-    private static let backgroundFreeThreshold = 20_000
-
-    deinit {
-        guard blockNodes.count > Self.backgroundFreeThreshold else {
-            cmark_node_free(root)
-            return
-        }
-        let tree = UnownedTree(root: root, arena: arena)
-        DispatchQueue.global(qos: .utility).async { cmark_node_free(tree.root) }
-    }
+    deinit { cmark_node_free(root) }
 
     /// Appends the HTML cmark renders for the blocks in `range` to `html`. Raw HTML is
     /// omitted unless `unsafe`.
@@ -301,11 +279,6 @@ final class CommonMarkDocument {
 
 /// A tree nothing else refers to any more, handed to another thread to be freed (with the
 /// arena its nodes are in, which must outlive it).
-private struct UnownedTree: @unchecked Sendable {
-    let root: OpaquePointer
-    let arena: NodeArena?
-}
-
 // MARK: - Plain text
 
 /// Writes blocks as indented plain text. Containers (quotes, list items) contribute a

@@ -108,7 +108,7 @@ public struct Converter: Sendable {
     ) throws -> Conversion {
         let inputSize = bytes.count
         let document = try read(consume bytes, file: file)
-        LeftToExit.keep(document)
+        MemoryPolicy.keepUntilExit(document)
         return emit(document, file: file, inputSize: inputSize, site: nil, sink: try sink?())
     }
 
@@ -124,24 +124,8 @@ public struct Converter: Sendable {
             return try convertBeforeExit(Files.read(file), file: file.path, streamingTo: sink)
         }
         finish(&document, file: file.path)
-        LeftToExit.keep(document)
+        MemoryPolicy.keepUntilExit(document)
         return emit(document, file: file.path, inputSize: file.size, site: nil, sink: try sink?())
-    }
-
-    /// A parsed document never freed (see `convertBeforeExit`).
-    private final class LeftToExit {
-        let document: ParsedDocument
-        private init(_ document: ParsedDocument) { self.document = document }
-
-        /// Keeps `document` until the process exits. Under LeakSanitizer (the sanitizer
-        /// tests), it is told so, with everything the document holds: a suppression by name
-        /// is not enough there, since LeakSanitizer looks at only its first 5,000 leaks and a
-        /// large tree has more.
-        static func keep(_ document: ParsedDocument) {
-            let kept = Unmanaged.passRetained(LeftToExit(document)).toOpaque()
-            typealias Ignore = @convention(c) (UnsafeRawPointer?) -> Void
-            if let ignore = dlsym(nil, "__lsan_ignore_object") { unsafeBitCast(ignore, to: Ignore.self)(kept) }
-        }
     }
 
     /// Writes an outline in the output format: one read with `read` and then changed, or

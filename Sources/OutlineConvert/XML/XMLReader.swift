@@ -63,10 +63,6 @@ enum XMLReader {
         }
         if let failure = state.failure { throw failure }
         builder = state.builder
-        // Each element's attributes and text were freed as it was built, scattered between
-        // the nodes that stay: give their pages back before the outline is worked on (not
-        // worth the walk over the heap for a small file, in a batch of thousands).
-        if source.count > 1 << 20 { malloc_trim(0) }
         guard context.pointee.wellFormed != 0, let root = state.root else {
             throw ConversionError.malformed(SourceLocation(file: file, line: 1, column: 1), "the file is not well-formed XML")
         }
