@@ -205,13 +205,13 @@ package final class BuildRecord: @unchecked Sendable {
 
     /// `\`, tab and line feed escaped with a backslash (rare in paths and titles).
     static func escaped(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 == 92 || $0 == 9 || $0 == 10 }) else { return text }
+        guard text.utf8.contains(where: { $0 == .backslash || $0 == .tab || $0 == .lineFeed }) else { return text }
         var out: [UInt8] = []
         for byte in text.utf8 {
             switch byte {
-            case 92: out += [92, 92]
-            case 9: out += [92, UInt8(ascii: "t")]
-            case 10: out += [92, UInt8(ascii: "n")]
+            case .backslash: out += [.backslash, .backslash]
+            case .tab: out += [.backslash, UInt8(ascii: "t")]
+            case .lineFeed: out += [.backslash, UInt8(ascii: "n")]
             default: out.append(byte)
             }
         }
@@ -220,7 +220,7 @@ package final class BuildRecord: @unchecked Sendable {
 
     static func unescaped(_ field: ArraySlice<UInt8>) -> String {
         // (A byte search before any String is made: a record holds nine fields a page.)
-        guard field.contains(92) else { return String(decoding: field, as: UTF8.self) }
+        guard field.contains(.backslash) else { return String(decoding: field, as: UTF8.self) }
         // By bytes, as `escaped` wrote them (`\t` followed by a combining mark is still `\t`).
         var out: [UInt8] = []
         var escaping = false
@@ -228,7 +228,7 @@ package final class BuildRecord: @unchecked Sendable {
             if escaping {
                 out.append(byte == UInt8(ascii: "t") ? 9 : byte == UInt8(ascii: "n") ? 10 : byte)
                 escaping = false
-            } else if byte == 92 {
+            } else if byte == .backslash {
                 escaping = true
             } else {
                 out.append(byte)

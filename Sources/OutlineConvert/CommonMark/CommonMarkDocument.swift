@@ -78,11 +78,11 @@ final class CommonMarkDocument {
         var atLineStart = true
         var spaces = 0
         for byte in sample {
-            if byte == 10 {
+            if byte == .lineFeed {
                 atLineStart = true
                 spaces = 0
             } else if atLineStart {
-                if byte == 32 && spaces < 3 {
+                if byte == .space && spaces < 3 {
                     spaces += 1
                 } else {
                     if byte == UInt8(ascii: "#") { headings += 1 }
@@ -322,7 +322,7 @@ private struct PlainTextWriter {
     }
 
     mutating func finish() -> [UInt8] {
-        while output.last == 10 { output.removeLast() }
+        while output.last == .lineFeed { output.removeLast() }
         return output
     }
 
@@ -359,14 +359,14 @@ private struct PlainTextWriter {
         case CMARK_NODE_CODE_BLOCK:
             var code: [UInt8] = []
             Self.appendLiteral(of: node, to: &code)
-            if code.last == 10 { code.removeLast() }
+            if code.last == .lineFeed { code.removeLast() }
             emit(code)
         case CMARK_NODE_THEMATIC_BREAK:
             emit(Array("* * *".utf8))
         case CMARK_NODE_TEXT, CMARK_NODE_CODE:
             Self.appendLiteral(of: node, to: &inline)
         case CMARK_NODE_SOFTBREAK, CMARK_NODE_LINEBREAK:
-            inline.append(10)
+            inline.append(.lineFeed)
         default:
             break  // raw HTML is dropped; emphasis, links and images keep only their text
         }
@@ -392,14 +392,14 @@ private struct PlainTextWriter {
     }
 
     private mutating func emit(_ text: [UInt8]) {
-        if needsBlankLine { output.append(10) }
+        if needsBlankLine { output.append(.lineFeed) }
         wroteBlock = true
         text.withUnsafeBufferPointer { bytes in
-            guard let base = bytes.baseAddress else { return emitLine(bytes) }
+            guard bytes.baseAddress != nil else { return emitLine(bytes) }
             var start = 0
             while true {
                 var end = bytes.count
-                if let found = memchr(base + start, 10, bytes.count - start) { end = base.distance(to: found.assumingMemoryBound(to: UInt8.self)) }
+                if let found = bytes.firstIndex(ofByte: .lineFeed, from: start) { end = found }
                 emitLine(UnsafeBufferPointer(rebasing: bytes[start..<end]))
                 guard end < bytes.count else { return }
                 start = end + 1
@@ -416,7 +416,7 @@ private struct PlainTextWriter {
             if index < Self.maxIndentDepth {
                 let piece = containers[index].firstLinePending ? containers[index].first : containers[index].rest
                 output.append(contentsOf: piece)
-                onlySpaces = onlySpaces && piece.allSatisfy { $0 == 32 }
+                onlySpaces = onlySpaces && piece.allSatisfy { $0 == .space }
             }
             containers[index].firstLinePending = false
         }
@@ -426,9 +426,9 @@ private struct PlainTextWriter {
             output.removeSubrange(lineStart...)  // nothing but indentation: an empty line
         } else {
             // No trailing white space: an empty line keeps only its markers.
-            while output.count > lineStart, let last = output.last, last == 32 || last == 9 { output.removeLast() }
+            while output.count > lineStart, let last = output.last, last == .space || last == .tab { output.removeLast() }
         }
-        output.append(10)
+        output.append(.lineFeed)
     }
 }
 
@@ -437,7 +437,7 @@ extension String {
     var lines: [Substring] {
         var lines: [Substring] = []
         var start = utf8.startIndex
-        for index in utf8.indices where utf8[index] == 10 {
+        for index in utf8.indices where utf8[index] == .lineFeed {
             lines.append(self[start..<index])
             start = utf8.index(after: index)
         }

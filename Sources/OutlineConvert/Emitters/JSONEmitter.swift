@@ -176,9 +176,9 @@ struct JSONEmitter: OutlineWriter {
                 switch byte {
                 case UInt8(ascii: "\""): escape = "\\\""
                 case UInt8(ascii: "\\"): escape = "\\\\"
-                case 10: escape = "\\n"
-                case 13: escape = "\\r"
-                case 9: escape = "\\t"
+                case .lineFeed: escape = "\\n"
+                case .carriageReturn: escape = "\\r"
+                case .tab: escape = "\\t"
                 case 0..<0x20:
                     flush(upTo: index)
                     let hex = String(byte, radix: 16)

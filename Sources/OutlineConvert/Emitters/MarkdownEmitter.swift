@@ -145,18 +145,18 @@ struct MarkdownEmitter: OutlineWriter {
     /// `"text"` with `\`, `"` and line breaks escaped (YAML double-quoted style). By bytes,
     /// not characters: `"` followed by a combining mark is one character, and still a quote.
     static func yamlQuoted(_ text: String) -> String {
-        var result: [UInt8] = [34]
+        var result: [UInt8] = [.quote]
         for byte in text.utf8 {
             switch byte {
-            case 92: result += [92, 92]
-            case 34: result += [92, 34]
-            case 10: result += [92, UInt8(ascii: "n")]
-            case 13: result += [92, UInt8(ascii: "r")]
-            case 9: result += [92, UInt8(ascii: "t")]
+            case .backslash: result += [.backslash, .backslash]
+            case .quote: result += [.backslash, .quote]
+            case .lineFeed: result += [.backslash, UInt8(ascii: "n")]
+            case .carriageReturn: result += [.backslash, UInt8(ascii: "r")]
+            case .tab: result += [.backslash, UInt8(ascii: "t")]
             default: result.append(byte)
             }
         }
-        return String(decoding: result + [34], as: UTF8.self)
+        return String(decoding: result + [.quote], as: UTF8.self)
     }
 
     /// A plain title as heading text that reads back as the same plain text: inline syntax
@@ -178,7 +178,7 @@ struct MarkdownEmitter: OutlineWriter {
         var result: [UInt8] = []
         result.reserveCapacity(text.utf8.count + 8)
         for byte in text.utf8 {
-            if inlineSyntax.contains(byte) { result.append(92) }
+            if inlineSyntax.contains(byte) { result.append(.backslash) }
             result.append(byte)
         }
         return String(decoding: result, as: UTF8.self)

@@ -61,7 +61,7 @@ struct TextEmitter: OutlineWriter {
 
     private static func oneLine(_ title: String) -> String {
         var utf8 = title
-        let hasLineBreak = utf8.withUTF8 { $0.contains { $0 == 10 || $0 == 13 } }  // (a buffer: `utf8` is slow)
+        let hasLineBreak = utf8.withUTF8 { $0.contains { $0 == .lineFeed || $0 == .carriageReturn } }  // (a buffer: `utf8` is slow)
         return hasLineBreak ? title.split(whereSeparator: \.isNewline).joined(separator: " ") : title
     }
 

@@ -14,10 +14,10 @@ enum XMLText {
             case UInt8(ascii: "<"): xml.write("&lt;" as StaticString)
             case UInt8(ascii: ">"): xml.write("&gt;" as StaticString)
             case UInt8(ascii: "\"") where attribute: xml.write("&quot;" as StaticString)
-            case 10 where attribute: xml.write("&#10;" as StaticString)
-            case 13 where attribute: xml.write("&#13;" as StaticString)
-            case 9 where attribute: xml.write("&#9;" as StaticString)
-            case 9, 10, 13: xml.append(byte)
+            case .lineFeed where attribute: xml.write("&#10;" as StaticString)
+            case .carriageReturn where attribute: xml.write("&#13;" as StaticString)
+            case .tab where attribute: xml.write("&#9;" as StaticString)
+            case .tab, .lineFeed, .carriageReturn: xml.append(byte)
             case 0..<0x20:
                 xml.write("\u{FFFD}")
                 replaced = true

@@ -82,7 +82,8 @@ struct JSONReader {
     }
 
     private mutating func skipSpace() {
-        while offset < bytes.count, bytes[offset] == 32 || bytes[offset] == 10 || bytes[offset] == 13 || bytes[offset] == 9 {
+        while offset < bytes.count, bytes[offset] == .space || bytes[offset] == .lineFeed || bytes[offset] == .carriageReturn || bytes[offset] == .tab
+        {
             offset += 1
         }
     }
@@ -241,9 +242,9 @@ struct JSONReader {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): text.append(byte)
         case UInt8(ascii: "b"): text.append(8)
         case UInt8(ascii: "f"): text.append(12)
-        case UInt8(ascii: "n"): text.append(10)
-        case UInt8(ascii: "r"): text.append(13)
-        case UInt8(ascii: "t"): text.append(9)
+        case UInt8(ascii: "n"): text.append(.lineFeed)
+        case UInt8(ascii: "r"): text.append(.carriageReturn)
+        case UInt8(ascii: "t"): text.append(.tab)
         case UInt8(ascii: "u"):
             var scalar = try hex4(at: start)
             if (0xD800..<0xDC00).contains(scalar) {

@@ -26,19 +26,19 @@ enum BodyText {
     private static func isNormal(_ text: String) -> Bool {
         var text = text
         return text.withUTF8 { bytes in
-            guard let base = bytes.baseAddress, !bytes.isEmpty else { return true }
-            guard memchr(base, 13, bytes.count) == nil else { return false }
+            guard !bytes.isEmpty else { return true }
+            guard bytes.firstIndex(ofByte: .carriageReturn) == nil else { return false }
             var first = 0
-            while first < bytes.count && bytes[first] != 10 && (bytes[first] == 32 || bytes[first] == 9) { first += 1 }
+            while first < bytes.count && bytes[first] != .lineFeed && (bytes[first] == .space || bytes[first] == .tab) { first += 1 }
             var last = bytes.count - 1
-            while last >= 0 && bytes[last] != 10 && (bytes[last] == 32 || bytes[last] == 9) { last -= 1 }
+            while last >= 0 && bytes[last] != .lineFeed && (bytes[last] == .space || bytes[last] == .tab) { last -= 1 }
             // Neither run of blanks reached the end of its line (or of the text).
-            return first < bytes.count && bytes[first] != 10 && last >= 0 && bytes[last] != 10
+            return first < bytes.count && bytes[first] != .lineFeed && last >= 0 && bytes[last] != .lineFeed
         }
     }
 
     private static func isBlank(_ line: Substring) -> Bool {
-        line.utf8.allSatisfy { $0 == 32 || $0 == 9 }
+        line.utf8.allSatisfy { $0 == .space || $0 == .tab }
     }
 }
 
@@ -53,20 +53,20 @@ enum TitleText {
         let (plain, previous) = text.withUTF8 { bytes in
             var previous: UInt8 = 32
             for byte in bytes {
-                if (byte >= 9 && byte <= 13) || (byte == 32 && previous == 32) { return (false, previous) }
+                if (byte >= 9 && byte <= 13) || (byte == .space && previous == .space) { return (false, previous) }
                 previous = byte
             }
             return (true, previous)
         }
-        if plain && previous != 32 { return text }
+        if plain && previous != .space { return text }
         var collapsed: [UInt8] = []
         collapsed.reserveCapacity(text.utf8.count)
         var space = false
         for byte in text.utf8 {
-            if byte == 32 || (byte >= 9 && byte <= 13) {
+            if byte == .space || (byte >= 9 && byte <= 13) {
                 space = !collapsed.isEmpty
             } else {
-                if space { collapsed.append(32) }
+                if space { collapsed.append(.space) }
                 space = false
                 collapsed.append(byte)
             }

@@ -156,5 +156,5 @@ extension StringProtocol {
 
 extension UInt8 {
     /// Tab, line feed, vertical tab, form feed, carriage return or space.
-    fileprivate var isASCIIWhiteSpace: Bool { self == 32 || (9...13).contains(self) }
+    fileprivate var isASCIIWhiteSpace: Bool { self == .space || (9...13).contains(self) }
 }

@@ -102,10 +102,10 @@ struct HeadingMarkers {
         return text.withUTF8 { bytes in  // (a buffer: iterating `utf8` took 27 instructions a byte)
             var previous: UInt8 = 32
             for byte in bytes {
-                if (byte >= 9 && byte <= 13) || (byte == 32 && previous == 32) { return false }
+                if (byte >= 9 && byte <= 13) || (byte == .space && previous == .space) { return false }
                 previous = byte
             }
-            return previous != 32 && previous != UInt8(ascii: "}")
+            return previous != .space && previous != UInt8(ascii: "}")
         }
     }
 

@@ -114,7 +114,7 @@ struct MarkdownLimits: Sendable {
                     case .content(let start): contentStart = start
                     }
                 }
-                let blank = contentStart == bytes.count || bytes[contentStart] == 10
+                let blank = contentStart == bytes.count || bytes[contentStart] == .lineFeed
                 line += 1
                 let lineEnd = line < lineStarts.count ? Int(lineStarts[line]) - 1 : bytes.count
                 if blank {
@@ -158,7 +158,7 @@ struct MarkdownLimits: Sendable {
                     contentStart = start
                 }
                 // `prefix` stepped over the white space at the start: nothing else means blank.
-                let blank = contentStart == bytes.count || bytes[contentStart] == 10
+                let blank = contentStart == bytes.count || bytes[contentStart] == .lineFeed
                 let (lineEnd, violation) = scanLine(from: contentStart)
                 if let violation { return violation }
                 if blank {
@@ -188,11 +188,11 @@ struct MarkdownLimits: Sendable {
                 let byte = bytes[index]
                 let markerStart = index
                 switch byte {
-                case 32: columns += 1
-                case 9: columns += 4
+                case .space: columns += 1
+                case .tab: columns += 4
                 case UInt8(ascii: ">"):
                     levels += 1
-                    if index + 1 < bytes.count && bytes[index + 1] == 32 { index += 1 }
+                    if index + 1 < bytes.count && bytes[index + 1] == .space { index += 1 }
                 case UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "*"):
                     guard followedBySpace(index) else { return .content(index) }
                     levels += 1
@@ -217,12 +217,12 @@ struct MarkdownLimits: Sendable {
         /// Past up to four spaces that follow a list marker.
         private func afterMarkerSpaces(_ index: Int) -> Int {
             var end = index
-            while end < bytes.count, end - index < 4, bytes[end] == 32 { end += 1 }
+            while end < bytes.count, end - index < 4, bytes[end] == .space { end += 1 }
             return end
         }
 
         private func followedBySpace(_ index: Int) -> Bool {
-            index + 1 >= bytes.count || bytes[index + 1] == 32 || bytes[index + 1] == 9 || bytes[index + 1] == 10
+            index + 1 >= bytes.count || bytes[index + 1] == .space || bytes[index + 1] == .tab || bytes[index + 1] == .lineFeed
         }
 
         /// Whether `scanLine` only steps over `byte`: all but line feed and the characters it
@@ -232,7 +232,7 @@ struct MarkdownLimits: Sendable {
         private static func isPlain(_ byte: UInt8) -> Bool {
             if byte > UInt8(ascii: "`") { return true }
             switch byte {
-            case 10, UInt8(ascii: "["), UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "<"), UInt8(ascii: ">"),
+            case .lineFeed, UInt8(ascii: "["), UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "<"), UInt8(ascii: ">"),
                 UInt8(ascii: "`"), UInt8(ascii: "&"), UInt8(ascii: "\\"), UInt8(ascii: "!"), UInt8(ascii: "]"):
                 return false
             default: return true
@@ -250,7 +250,7 @@ struct MarkdownLimits: Sendable {
                     index += 1
                     continue
                 }
-                if byte == 10 { break }
+                if byte == .lineFeed { break }
                 defer { index += 1 }
                 switch byte {
                 case UInt8(ascii: "["), UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "<"), UInt8(ascii: ">"),

@@ -145,11 +145,10 @@ struct Lines {
         var starts: [UInt32] = []
         starts.reserveCapacity(bytes.count / 16 + 2)
         starts.append(0)
-        bytes.withUnsafeBytes { buffer in
-            guard let base = buffer.baseAddress else { return }
+        bytes.withUnsafeBufferPointer { buffer in
             var offset = 0
-            while offset < buffer.count, let found = memchr(base + offset, 10, buffer.count - offset) {
-                offset = base.distance(to: UnsafeRawPointer(found)) + 1
+            while let found = buffer.firstIndex(ofByte: .lineFeed, from: offset) {
+                offset = found + 1
                 starts.append(UInt32(truncatingIfNeeded: offset))
             }
         }
@@ -171,7 +170,7 @@ struct Lines {
     var frontMatterCandidate: [Substring] {
         guard bytes.starts(with: Array("---".utf8)) else { return [] }
         var end = min(bytes.count, 1 << 20)
-        while end < bytes.count, end > 0, bytes[end - 1] != 10 { end -= 1 }
+        while end < bytes.count, end > 0, bytes[end - 1] != .lineFeed { end -= 1 }
         return String(decoding: bytes[..<end], as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
     }
 
@@ -186,13 +185,13 @@ struct Lines {
     }
 
     private func isBlank(_ number: Int) -> Bool {
-        line(number).allSatisfy { $0 == 32 || $0 == 9 }
+        line(number).allSatisfy { $0 == .space || $0 == .tab }
     }
 
     /// The last line of a heading. cmark reports a setext heading as ending on the line after
     /// its underline, so find the underline: the first `===` / `---` line after the start.
     func headingEndLine(_ block: CommonMarkDocument.HeadingBlock) -> Int {
-        if line(block.startLine).drop(while: { $0 == 32 }).first == UInt8(ascii: "#") { return block.startLine }
+        if line(block.startLine).drop(while: { $0 == .space }).first == UInt8(ascii: "#") { return block.startLine }
         let last = min(block.endLine, count)
         var number = block.startLine + 1
         while number <= last {
@@ -203,9 +202,9 @@ struct Lines {
     }
 
     private func isSetextUnderline(_ line: ArraySlice<UInt8>) -> Bool {
-        let indent = line.prefix { $0 == 32 }.count
+        let indent = line.prefix { $0 == .space }.count
         guard indent < 4 else { return false }
-        let content = line.dropFirst(indent).reversed().drop { $0 == 32 || $0 == 9 }
+        let content = line.dropFirst(indent).reversed().drop { $0 == .space || $0 == .tab }
         guard let mark = content.first, mark == UInt8(ascii: "=") || mark == UInt8(ascii: "-") else { return false }
         return content.allSatisfy { $0 == mark }
     }

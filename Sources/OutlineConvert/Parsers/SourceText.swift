@@ -23,9 +23,9 @@ enum SourceText {
         normalized.reserveCapacity(bytes.count)
         var previous: UInt8 = 0
         for byte in bytes {
-            if byte == 13 {
-                normalized.append(10)
-            } else if !(byte == 10 && previous == 13) {
+            if byte == .carriageReturn {
+                normalized.append(.lineFeed)
+            } else if !(byte == .lineFeed && previous == .carriageReturn) {
                 normalized.append(byte)
             }
             previous = byte
@@ -39,21 +39,11 @@ enum SourceText {
         return String(decoding: normalizingLineEndings(Array(text.utf8)), as: UTF8.self)
     }
 
-    /// Line and column of the byte at `index`. LF, CRLF and a lone CR each end a line.
+    /// Line and column of the byte at `index` (see `LineCounter`: LF, CRLF and a lone CR
+    /// each end a line; columns count characters).
     static func location(of index: Int, in bytes: ArraySlice<UInt8>, file: String) -> SourceLocation {
-        var line = 1
-        var lineStart = bytes.startIndex
-        var i = bytes.startIndex
-        while i < index {
-            let byte = bytes[i]
-            i += 1
-            guard byte == 10 || byte == 13 else { continue }
-            if byte == 13, i < index, bytes[i] == 10 { i += 1 }
-            line += 1
-            lineStart = i
-        }
-        // Count characters, not bytes: continuation bytes do not start one.
-        let column = 1 + bytes[lineStart..<index].characterCount
+        var counter = LineCounter()
+        let (line, column) = bytes.withUnsafeBufferPointer { counter.position(of: index - bytes.startIndex, in: $0) }
         return SourceLocation(file: file, line: line, column: column)
     }
 
@@ -101,53 +91,9 @@ enum SourceText {
     }
 }
 
-extension ArraySlice<UInt8> {
-    /// The index of the first `byte`, found with memchr (a generic search costs several
-    /// instructions a byte, and inputs are searched whole).
-    func firstIndex(ofByte byte: UInt8) -> Int? {
-        withUnsafeBytes { buffer in
-            guard let base = buffer.baseAddress, let found = memchr(base, Int32(byte), buffer.count) else { return nil }
-            return startIndex + base.distance(to: UnsafeRawPointer(found))
-        }
-    }
-}
-
 extension Collection where Element == UInt8 {
     /// The number of characters (Unicode scalars) in UTF-8 bytes: continuation bytes do not start one.
     var characterCount: Int {
         reduce(0) { $1 & 0xC0 == 0x80 ? $0 : $0 + 1 }
-    }
-}
-
-/// Lines and columns of offsets asked for in increasing order, counted on from the last
-/// one (going back starts over): a whole file's positions in one pass, however long its
-/// lines are.
-struct LineCounter {
-    private var counted = 0
-    private var line = 1
-    private var lineStart = 0
-    private var last = (offset: 0, column: 1)
-
-    /// The 1-based line and column (in characters) of `offset` in `bytes`.
-    mutating func position(of offset: Int, in bytes: [UInt8]) -> (line: Int, column: Int) {
-        let offset = min(offset, bytes.count)
-        if offset < counted { self = LineCounter() }
-        if counted < offset {
-            bytes.withUnsafeBufferPointer { bytes in
-                // A plain count vectorizes; only the last line break's place is looked for.
-                var newlines = 0
-                for index in counted..<offset { newlines &+= bytes[index] == 10 ? 1 : 0 }
-                if newlines > 0 {
-                    line += newlines
-                    var index = offset - 1
-                    while bytes[index] != 10 { index -= 1 }
-                    lineStart = index + 1
-                }
-            }
-            counted = offset
-        }
-        let from: (offset: Int, column: Int) = last.offset >= lineStart && last.offset <= offset ? last : (lineStart, 1)
-        last = (offset, from.column + bytes[from.offset..<offset].characterCount)
-        return (line, last.column)
     }
 }

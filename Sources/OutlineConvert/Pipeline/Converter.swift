@@ -191,7 +191,7 @@ public struct Converter: Sendable {
         var ids: [String] = []
         var index = 0
         while index + marker.count < html.count {
-            guard html[index] == 32, html[index..<(index + marker.count)].elementsEqual(marker) else {
+            guard html[index] == .space, html[index..<(index + marker.count)].elementsEqual(marker) else {
                 index += 1
                 continue
             }

@@ -33,10 +33,10 @@ struct OpenStepPlist {
 
     private mutating func skipSpace() throws {
         while let byte = peek() {
-            if byte == 32 || byte == 9 || byte == 10 || byte == 13 {
+            if byte == .space || byte == .tab || byte == .lineFeed || byte == .carriageReturn {
                 offset += 1
             } else if byte == UInt8(ascii: "/") && offset + 1 < bytes.count && bytes[offset + 1] == UInt8(ascii: "/") {
-                while let next = peek(), next != 10 { offset += 1 }
+                while let next = peek(), next != .lineFeed { offset += 1 }
             } else if byte == UInt8(ascii: "/") && offset + 1 < bytes.count && bytes[offset + 1] == UInt8(ascii: "*") {
                 let start = offset
                 offset += 2
@@ -160,9 +160,9 @@ struct OpenStepPlist {
             guard let escaped = peek() else { throw error("unterminated string", at: open) }
             offset += 1
             switch escaped {
-            case UInt8(ascii: "n"): text.append(10)
-            case UInt8(ascii: "t"): text.append(9)
-            case UInt8(ascii: "r"): text.append(13)
+            case UInt8(ascii: "n"): text.append(.lineFeed)
+            case UInt8(ascii: "t"): text.append(.tab)
+            case UInt8(ascii: "r"): text.append(.carriageReturn)
             case UInt8(ascii: "a"): text.append(7)
             case UInt8(ascii: "b"): text.append(8)
             case UInt8(ascii: "f"): text.append(12)

@@ -13,3 +13,18 @@ extension UInt8 {
         (0x21...0x2F).contains(self) || (0x3A...0x40).contains(self) || (0x5B...0x60).contains(self) || (0x7B...0x7E).contains(self)
     }
 }
+
+extension UInt8 {
+    /// `\t`.
+    static let tab: UInt8 = 0x09
+    /// `\n`.
+    static let lineFeed: UInt8 = 0x0A
+    /// `\r`.
+    static let carriageReturn: UInt8 = 0x0D
+    /// ` `.
+    static let space: UInt8 = 0x20
+    /// `"`.
+    static let quote: UInt8 = 0x22
+    /// `\`.
+    static let backslash: UInt8 = 0x5C
+}

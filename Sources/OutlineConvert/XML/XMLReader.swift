@@ -247,7 +247,7 @@ private final class ParseState<Builder: XMLBuilder>: ParseEvents {
         defer { text.count = 0 }
         let last = open.count - 1
         text.withBytes { text in
-            let spaceOnly = text.allSatisfy { $0 == 32 || $0 == 10 || $0 == 9 || $0 == 13 }
+            let spaceOnly = text.allSatisfy { $0 == .space || $0 == .lineFeed || $0 == .tab || $0 == .carriageReturn }
             if spaceOnly && (besideElement || open[last].children.contains { if case .element = $0 { true } else { false } }) { return }
             open[last].children.append(.text(String(decoding: text, as: UTF8.self)))
         }
@@ -378,7 +378,7 @@ private let characters: charactersSAXFunc = { context, text, length in
 /// holds stands for `&#38;` (an ampersand) or for a reference to an undefined entity; `nil`
 /// for the latter.
 private func decodedAttribute(_ value: UnsafeBufferPointer<xmlChar>) -> String? {
-    guard let base = value.baseAddress, memchr(base, Int32(UInt8(ascii: "&")), value.count) != nil else {
+    guard value.firstIndex(ofByte: UInt8(ascii: "&")) != nil else {
         return String(decoding: value, as: UTF8.self)
     }
     let ampersand = Array("&#38;".utf8)
@@ -469,7 +469,7 @@ private struct ElementPositions {
             index -= 1
             switch buffer[index] {
             case UInt8(ascii: "<"): return (index, breaks)
-            case 10: breaks += 1
+            case .lineFeed: breaks += 1
             default: break
             }
         }
@@ -483,12 +483,7 @@ private struct ElementPositions {
         let bytes = scanner.bytes
         while scanner.offset < bytes.count {
             guard
-                let start = bytes.withUnsafeBytes({ buffer -> Int? in
-                    guard let base = buffer.baseAddress,
-                        let found = memchr(base + scanner.offset, Int32(UInt8(ascii: "<")), buffer.count - scanner.offset)
-                    else { return nil }
-                    return base.distance(to: UnsafeRawPointer(found))
-                })
+                let start = bytes.withUnsafeBufferPointer({ $0.firstIndex(ofByte: UInt8(ascii: "<"), from: scanner.offset) })
             else { break }
             scanner.offset = start
             let markup = scanner.skipMarkup()

@@ -66,7 +66,7 @@ final class XMLSource {
                 return -1
             }
             // CRLF and lone CR to LF, in place (most files have none: nothing to do).
-            if !afterCR, memchr(buffer, 13, read) == nil {
+            if !afterCR, UnsafeBufferPointer(start: buffer, count: read).firstIndex(ofByte: .carriageReturn) == nil {
                 window.append(contentsOf: UnsafeBufferPointer(start: buffer, count: read))
                 return read
             }
@@ -75,11 +75,11 @@ final class XMLSource {
             for index in 0..<read {
                 let byte = buffer[index]
                 defer { previous = byte }
-                if byte == 10 && previous == 13 { continue }
-                buffer[kept] = byte == 13 ? 10 : byte
+                if byte == .lineFeed && previous == .carriageReturn { continue }
+                buffer[kept] = byte == .carriageReturn ? 10 : byte
                 kept += 1
             }
-            afterCR = previous == 13
+            afterCR = previous == .carriageReturn
             window.append(contentsOf: UnsafeBufferPointer(start: buffer, count: kept))
             // (0 would be the end: a chunk that was only the LF of a CRLF is not.)
             if kept > 0 || read == 0 { return kept }
@@ -143,7 +143,7 @@ final class XMLSource {
                 case .emptyTag, .other: break
                 case .cdata(let start): if depth == 0 { return start }
                 }
-            } else if depth == 0 && byte != 32 && byte != 9 && byte != 10 && byte != 13 {
+            } else if depth == 0 && byte != .space && byte != .tab && byte != .lineFeed && byte != .carriageReturn {
                 return scanner.offset
             } else {
                 scanner.offset += 1
