@@ -1,4 +1,8 @@
-import Glibc
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 import OutlineConvert
 
 /// A batch from the command line: plans the jobs, runs them in parallel, reports each
@@ -78,7 +82,7 @@ struct Batch {
     private static var programIdentity: String {
         var info = stat()
         guard stat("/proc/self/exe", &info) == 0 else { return "unknown" }
-        return "\(info.st_size)-\(info.st_mtim.tv_sec)-\(info.st_mtim.tv_nsec)-\(CLI.version)"
+        return "\(info.st_size)-\(info.modifiedNanoseconds)-\(CLI.version)"
     }
 
     private static func report(_ result: BatchResult, reporter: Reporter) {

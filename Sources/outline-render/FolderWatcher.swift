@@ -1,9 +1,9 @@
-import Glibc
-import OutlineConvert
-
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
+import OutlineConvert
 
 /// Waits for something to change in folders: a file created, written, deleted or renamed
 /// (editors that save by renaming a new file over the old one included). inotify on Linux,
@@ -129,7 +129,7 @@ final class FolderWatcher {
             for name in Files.names(in: folder) {
                 var info = stat()
                 let path = folder + "/" + name
-                if stat(path, &info) == 0 { files[path] = "\(info.st_size)-\(info.st_mtim.tv_sec)-\(info.st_mtim.tv_nsec)" }
+                if stat(path, &info) == 0 { files[path] = "\(info.st_size)-\(info.modifiedNanoseconds)" }
             }
         }
         return files

@@ -1,4 +1,8 @@
-import Glibc
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 import OutlineConvert
 
 /// Everything the command says on standard error: errors and warnings (GCC style or GitHub

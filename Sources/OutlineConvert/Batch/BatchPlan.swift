@@ -1,4 +1,8 @@
-import Glibc
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// One file of a batch: where it is read and where its output goes.
 package struct BatchJob: Equatable, Sendable {

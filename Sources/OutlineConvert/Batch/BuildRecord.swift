@@ -1,5 +1,9 @@
 import Dispatch
-import Glibc
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// What the last batch into a folder produced, so that a run with nothing to do converts
 /// nothing: for each input, a hash of its bytes, the output's size and modification time
@@ -122,9 +126,9 @@ package final class BuildRecord: @unchecked Sendable {
     /// when there is none, or when it changed too recently to be trusted.
     func inputStatus(_ path: String, lookup: FileStatusLookup) -> String {
         guard let info = lookup.status(of: path) else { return "" }
-        let changed = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
+        let changed = info.changedNanoseconds
         guard changed < started - 1_000_000_000 else { return "" }
-        let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        let modified = info.modifiedNanoseconds
         return "\(info.st_dev):\(info.st_ino):\(info.st_size):\(modified):\(changed)"
     }
 
@@ -239,7 +243,7 @@ package final class BuildRecord: @unchecked Sendable {
 
     private static func status(_ path: String, lookup: FileStatusLookup) -> (size: Int64, modified: Int64)? {
         guard let info = lookup.status(of: path) else { return nil }
-        return (Int64(info.st_size), Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
+        return (Int64(info.st_size), info.modifiedNanoseconds)
     }
 
     /// A 128-bit hash (two FNV-1a style lanes over 8-byte words, with different seeds and

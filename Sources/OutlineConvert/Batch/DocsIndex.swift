@@ -1,4 +1,8 @@
-import Glibc
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// A docs index for a converted tree: every page by title, in folder order, with links.
 /// It is written as Markdown (a folder is a section, a page a link in a list) and converted

@@ -1,4 +1,8 @@
-import Glibc
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// What the link check of a docs site needs to know of one page: its ids and its local
 /// links. Kept in the build record, so that a page skipped as unchanged is checked too.

@@ -1,4 +1,8 @@
-import Glibc
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The links of a folder converted to HTML, as a site (docs/sites.md): a relative link or image
 /// whose target is another input of the run points at that input's output, keeping its

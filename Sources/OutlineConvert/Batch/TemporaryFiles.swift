@@ -1,4 +1,8 @@
-import Glibc
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The temporary files being written right now, so that an interrupt (Ctrl-C, SIGTERM,
 /// SIGHUP) can remove them before the process exits. A name is registered before its file

@@ -1,4 +1,8 @@
-import Glibc
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The name of an XML file's root element, read from its first few kilobytes (`Files.head`)
 /// without parsing it: enough to tell an outline from a pom.xml or an SVG.

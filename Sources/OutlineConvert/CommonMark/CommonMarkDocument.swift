@@ -1,5 +1,9 @@
 internal import CCmark
-import Glibc
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// A CommonMark document parsed by cmark. This file is the only one that touches cmark:
 /// the tree is owned here and freed when the last reference goes away.

@@ -1,5 +1,9 @@
 internal import CCmark
-import Glibc
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The memory of one cmark tree. Most of cmark's allocations are small (a node, a
 /// delimiter, a short text); here they are cut from large chunks and recycled by size,

@@ -1,4 +1,8 @@
-import Glibc
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Output under construction, as UTF-8 bytes: large outputs are appended to in place,
 /// never copied through intermediate strings. (Appended to plainly: a buffer grown by hand

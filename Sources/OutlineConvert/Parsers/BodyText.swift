@@ -1,4 +1,8 @@
-import Glibc
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Body text that comes from values of other formats (plist strings, XML and OPML text,
 /// JSON strings), made into a CommonMark slice like a Markdown body.

@@ -1,4 +1,8 @@
-import Glibc
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Shapes of Markdown that would make cmark 0.30 exhaust the machine's memory or take
 /// quadratic time, refused before parsing with the place where they start. Linear, and

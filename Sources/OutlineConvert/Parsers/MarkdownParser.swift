@@ -1,4 +1,8 @@
-import Glibc
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Reads Markdown with cmark (docs/formats.md): top-level ATX and setext headings become nodes,
 /// nested under the nearest preceding heading of a lower level; the text between headings

@@ -1,4 +1,8 @@
-import Glibc
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Everything that decides how one document converts.
 public struct ConversionOptions: Equatable, Sendable {

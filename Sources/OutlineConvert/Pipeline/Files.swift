@@ -1,4 +1,8 @@
-import Glibc
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Reads inputs whole, and writes outputs safely: a regular file is replaced atomically
 /// (a temporary file in the same folder, then a rename) and only when its content changes;

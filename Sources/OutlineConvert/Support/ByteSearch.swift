@@ -1,4 +1,8 @@
-import Glibc
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The one byte search: memchr, since a generic search costs several instructions a byte
 /// and inputs are searched whole.

@@ -1,4 +1,8 @@
-import Glibc
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// A mutual-exclusion lock over a pthread mutex, with a condition to wait on (the part of
 /// Foundation's `NSLock` and `NSCondition` we use, without loading all of Foundation).

@@ -1,4 +1,8 @@
-import Glibc
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The memory tricks that pay for their place, in one place: which cmark trees take their
 /// allocations from an arena, and what a process about to exit does not free at all. Each
@@ -17,8 +21,12 @@ enum MemoryPolicy {
     /// since it looks at only its first 5,000 leaks and a large tree has more.
     static func keepUntilExit(_ value: some Any) {
         let kept = Unmanaged.passRetained(Box(value)).toOpaque()
-        typealias Ignore = @convention(c) (UnsafeRawPointer?) -> Void
-        if let ignore = dlsym(nil, "__lsan_ignore_object") { unsafeBitCast(ignore, to: Ignore.self)(kept) }
+        #if canImport(Glibc)
+            typealias Ignore = @convention(c) (UnsafeRawPointer?) -> Void
+            if let ignore = dlsym(nil, "__lsan_ignore_object") { unsafeBitCast(ignore, to: Ignore.self)(kept) }
+        #else
+            _ = kept
+        #endif
     }
 
     private final class Box<Value> {

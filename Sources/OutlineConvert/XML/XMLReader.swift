@@ -1,5 +1,9 @@
 internal import CLibXML2
-import Glibc
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Parses XML with libxml2's SAX2 interface, handing each element to a reader's
 /// `XMLBuilder` as soon as its end tag is read, with its child elements already built: no

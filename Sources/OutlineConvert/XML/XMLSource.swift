@@ -1,4 +1,8 @@
-import Glibc
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// An XML document as libxml2 reads it, a chunk at a time, with CR and CRLF line endings
 /// made LF (libxml2 counts lines at LF only; XML reads them as LF anyway, XML 1.0 §2.11;
