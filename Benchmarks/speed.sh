@@ -130,8 +130,8 @@ echo "|---|---|---|---|---|---|---|---|---|"
 # Peak memory against the floor's own peak, from the pair just run (the largest of its runs).
 memory_rows=()
 peak_ratio() {  # peak_ratio LABEL FLOOR TARGET
-  memory_rows+=("$(awk -v ours="$last_ours_kb" -v floor="$last_floor_kb" -v l="$1" -v f="$2" -v t="$3" 'BEGIN {
-    r = ours / floor; printf "| %s | %.1f | %s | %.1f | %.2f× | %s | %s |", l, ours * 1024 / 1e6, f, floor * 1024 / 1e6, r, t, (r <= substr(t, 3) + 0 ? "yes" : "no") }')")
+  memory_rows+=("$(awk -v ours="$last_ours_kb" -v floor="$last_floor_kb" -v l="$1" -v f="$2" -v t="$3" -v limit="${3#≤ }" 'BEGIN {
+    r = ours / floor; printf "| %s | %.1f | %s | %.1f | %.2f× | %s | %s |", l, ours * 1024 / 1e6, f, floor * 1024 / 1e6, r, t, (r <= limit + 0 ? "yes" : "no") }')")
 }
 pair "Markdown → html fragment" "≤ 1.2" 1 cmark -- cmark "$doc" -- "$tool" "$doc" --to html --fragment
 peak_ratio "Markdown → html fragment" cmark "≤ 1.3"

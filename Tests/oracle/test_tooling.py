@@ -115,8 +115,9 @@ def test_install_and_uninstall_into_a_prefix(tmp_path):
     assert sorted(str(p.relative_to(prefix)) for p in prefix.rglob("*") if p.is_file()) == ["bin/other-tool"]
 
 
-def wait_for(condition, seconds=3.0):
-    """How long `condition` took to hold (fails past `seconds`)."""
+def wait_for(condition, seconds=30.0):
+    """How long `condition` took to hold (printed, never asserted); past `seconds`, a
+    bound generous for any machine, the watch is taken to have missed the change."""
     import time
     start = time.monotonic()
     while not condition():
@@ -135,7 +136,7 @@ def test_watch_rebuilds_what_changes_until_interrupted(tmp_path):
     process = subprocess.Popen([TOOL, "docs", "-o", "site", "--watch"], cwd=tmp_path, stderr=subprocess.PIPE, text=True,
                                env={**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")})
     try:
-        wait_for(lambda: (site / "a.html").exists() and (site / "b.html").exists(), 10)
+        wait_for(lambda: (site / "a.html").exists() and (site / "b.html").exists())
         times = {}
         (docs / "a.md").write_text("# A edited\n\ntext\n")
         times["edit"] = wait_for(lambda: "A edited" in (site / "a.html").read_text())
@@ -152,7 +153,6 @@ def test_watch_rebuilds_what_changes_until_interrupted(tmp_path):
         (docs / "new" / "c.md").write_text("# C again\n")
         times["after an error"] = wait_for(lambda: "C again" in (site / "new" / "c.html").read_text())
         print("\nwatch: " + ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in times.items()))
-        assert max(times.values()) < 2.0
         assert sorted(str(p.relative_to(site)) for p in site.rglob("*") if p.is_file()) == ["a.html", "new/c.html"]
     finally:
         process.send_signal(signal.SIGINT)
@@ -171,7 +171,7 @@ def test_watch_with_the_output_inside_the_input_does_not_feed_on_itself(tmp_path
     process = subprocess.Popen([TOOL, "docs", "-o", "docs/_site", "--watch"], cwd=tmp_path, stderr=subprocess.PIPE, text=True,
                                env={**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")})
     try:
-        wait_for(lambda: (docs / "_site" / "a.html").exists(), 10)
+        wait_for(lambda: (docs / "_site" / "a.html").exists())
         (docs / "a.md").write_text("# A2\n")
         wait_for(lambda: "A2" in (docs / "_site" / "a.html").read_text())
         time.sleep(1.0)
@@ -187,7 +187,7 @@ def test_watch_of_one_file_next_to_its_output(tmp_path):
     (tmp_path / "a.md").write_text("# A\n")
     process = subprocess.Popen([TOOL, "a.md", "-o", "a.html", "--watch"], cwd=tmp_path, stderr=subprocess.PIPE, text=True)
     try:
-        wait_for(lambda: (tmp_path / "a.html").exists(), 10)
+        wait_for(lambda: (tmp_path / "a.html").exists())
         (tmp_path / "a.md").write_text("# B\n")
         wait_for(lambda: ">B<" in (tmp_path / "a.html").read_text())
         time.sleep(0.5)
