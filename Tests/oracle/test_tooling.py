@@ -116,13 +116,15 @@ def test_install_and_uninstall_into_a_prefix(tmp_path):
 
 
 def wait_for(condition, seconds=30.0):
-    """How long `condition` took to hold (printed, never asserted); past `seconds`, a
-    bound generous for any machine, the watch is taken to have missed the change."""
+    """Waits until `condition` holds and returns how long that took (printed by the tests,
+    never compared with anything). After `seconds`, a bound generous for any machine, the
+    condition is asserted: the watch missed the change."""
     import time
     start = time.monotonic()
-    while not condition():
-        assert time.monotonic() - start < seconds, "timed out"
+    deadline = start + seconds
+    while not condition() and time.monotonic() < deadline:
         time.sleep(0.02)
+    assert condition(), "the change was never picked up"
     return time.monotonic() - start
 
 

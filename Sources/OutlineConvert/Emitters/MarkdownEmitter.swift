@@ -103,10 +103,9 @@ struct MarkdownEmitter: OutlineWriter {
     private static func escapedKey(_ key: String) -> String {
         let bytes = Array(key.utf8)
         var result: [UInt8] = []
+        func inWord(_ index: Int) -> Bool { bytes.indices.contains(index) && (bytes[index].isASCIILetter || bytes[index].isASCIIDigit) }
         for (index, byte) in bytes.enumerated() {
-            let inWord = { (neighbour: Int) in bytes.indices.contains(neighbour) && (bytes[neighbour].isASCIILetter || bytes[neighbour].isASCIIDigit)
-            }
-            if byte == UInt8(ascii: "_") && !(inWord(index - 1) && inWord(index + 1)) { result.append(UInt8(ascii: "\\")) }
+            if byte == UInt8(ascii: "_") && !(inWord(index - 1) && inWord(index + 1)) { result.append(.backslash) }
             result.append(byte)
         }
         return String(decoding: result, as: UTF8.self)

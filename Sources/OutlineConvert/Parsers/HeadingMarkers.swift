@@ -157,7 +157,7 @@ struct PandocAttributes {
         while let open = line[start..<end].firstIndex(of: UInt8(ascii: "{")) {
             // (A `{` after an odd number of backslashes is escaped: text, not a block.)
             let backslashes = line[start..<open].reversed().prefix { $0 == UInt8(ascii: "\\") }.count
-            if backslashes % 2 == 0, let attributes = PandocAttributes(Array(line[(open + 1)..<(end - 1)])) {
+            if backslashes % 2 == 0, let attributes = PandocAttributes(line[(open + 1)..<(end - 1)]) {
                 return (attributes, line[open..<end].count { $0 == UInt8(ascii: "{") })
             }
             start = open + 1
@@ -177,10 +177,8 @@ struct PandocAttributes {
 
     /// Nil unless the whole text is valid attribute syntax (`{}`, empty, is valid: no
     /// attributes, as pandoc reads it).
-    init?(_ text: String) { self.init(Array(text.utf8)) }
-
-    private init?(_ bytes: [UInt8]) {
-        var reader = Reader(bytes: bytes)
+    private init?(_ bytes: ArraySlice<UInt8>) {
+        var reader = Reader(bytes: bytes, index: bytes.startIndex)
         while true {
             reader.skipSpaces()
             guard let first = reader.peek() else { break }
@@ -210,14 +208,14 @@ struct PandocAttributes {
 
     /// Reads the bytes of an attribute block, escapes and references decoded.
     private struct Reader {
-        let bytes: [UInt8]
-        var index = 0
+        let bytes: ArraySlice<UInt8>
+        var index: Int
 
-        func peek() -> UInt8? { index < bytes.count ? bytes[index] : nil }
+        func peek() -> UInt8? { index < bytes.endIndex ? bytes[index] : nil }
         mutating func advance() { index += 1 }
 
         func isSpaceOrEnd(at offset: Int) -> Bool {
-            index + offset >= bytes.count || Self.isSpace(bytes[index + offset])
+            index + offset >= bytes.endIndex || Self.isSpace(bytes[index + offset])
         }
 
         mutating func skipSpaces() {
@@ -229,7 +227,7 @@ struct PandocAttributes {
         mutating func key() -> String? {
             var result: [UInt8] = []
             while let byte = peek() {
-                if byte == UInt8(ascii: "\\"), index + 1 < bytes.count, "-_:".utf8.contains(bytes[index + 1]) {
+                if byte == UInt8(ascii: "\\"), index + 1 < bytes.endIndex, "-_:".utf8.contains(bytes[index + 1]) {
                     result.append(bytes[index + 1])
                     index += 2
                 } else if byte >= 0x80 || byte.isASCIILetter || byte.isASCIIDigit || "-_:".utf8.contains(byte) {
@@ -265,7 +263,7 @@ struct PandocAttributes {
         /// One character of a value: `\` and ASCII punctuation, a character reference, or a byte.
         private mutating func appendCharacter(to result: inout [UInt8]) {
             let byte = bytes[index]
-            if byte == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1].isASCIIPunctuation {
+            if byte == UInt8(ascii: "\\"), index + 1 < bytes.endIndex, bytes[index + 1].isASCIIPunctuation {
                 result.append(bytes[index + 1])
                 index += 2
             } else if byte == UInt8(ascii: "&"), let (length, value) = CharacterReference.decode(bytes[index...]) {

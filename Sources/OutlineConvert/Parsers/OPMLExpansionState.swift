@@ -62,16 +62,17 @@ struct OPMLExpansionState {
 
     // MARK: - Reading
 
-    /// Which nodes a list expands, read one way, with a warning for each entry that names
-    /// no node; `fits` says whether every entry lands on a node that can collapse.
+    /// Which nodes a list expands, read one way, with a warning (to follow the list's name)
+    /// for each entry that names no node; `fits` says whether every entry lands on a node
+    /// that can collapse.
     struct Expansion {
         var expanded: [Bool]
         var warnings: [String] = []
         var fits = true
     }
 
-    /// The numbers of a list, and a warning for each entry that is not one (empty entries
-    /// are skipped quietly, as outliners write `1,,3`).
+    /// The numbers of a list, and a warning (to follow the list's name) for each entry that
+    /// is not one (empty entries are skipped quietly, as outliners write `1,,3`).
     static func numbers(in list: String) -> (numbers: [Int], warnings: [String]) {
         var numbers: [Int] = []
         var warnings: [String] = []
@@ -89,7 +90,7 @@ struct OPMLExpansionState {
             let text = String(decoding: entry, as: UTF8.self).trimmed
             if text.isEmpty { continue }
             guard let number = Int(text), number >= 0 else {
-                warnings.append("expansionState: '\(Quote.snippet(text))' is not a node number; it is ignored")
+                warnings.append("'\(Quote.snippet(text))' is not a node number; it is ignored")
                 continue
             }
             numbers.append(number)
@@ -97,14 +98,21 @@ struct OPMLExpansionState {
         return (numbers, warnings)
     }
 
-    /// The reading a file was written with, by the rule above.
-    func reading(of numbers: [Int], headNames: Set<String>, stated: String?) -> OPMLExpansionReading {
-        if let stated, let reading = OPMLExpansionReading(rawValue: stated.trimmed) { return reading }
-        if numbers.contains(0) { return .omni }
-        if !headNames.isDisjoint(with: Self.specAppElements) { return .spec }
-        let spec = expansion(numbers, reading: .spec).fits
-        let omni = expansion(numbers, reading: .omni).fits
-        return omni && !spec ? .omni : .spec
+    /// The nodes `numbers` expand, read the way `forced` says, else the way the file was
+    /// written, by the rule of `OPMLExpansionReading` (each reading worked out once).
+    func expansion(
+        of numbers: [Int], forcing forced: OPMLExpansionReading?, headNames: Set<String>, stated: String?
+    ) -> Expansion {
+        let told = forced ?? stated.flatMap { OPMLExpansionReading(rawValue: $0.trimmed) }
+        if let reading = told ?? (numbers.contains(0) ? .omni : !headNames.isDisjoint(with: Self.specAppElements) ? .spec : nil) {
+            return expansion(numbers, reading: reading)
+        }
+        // Only OmniOutliner's reading landing every entry on a node that can collapse makes it
+        // that one; else the spec's.
+        let spec = expansion(numbers, reading: .spec)
+        guard !spec.fits else { return spec }
+        let omni = expansion(numbers, reading: .omni)
+        return omni.fits ? omni : spec
     }
 
     /// The nodes `numbers` expand when read `reading`'s way.
@@ -119,7 +127,7 @@ struct OPMLExpansionState {
         var result = Expansion(expanded: [Bool](repeating: false, count: count))
         for index in numbers {
             guard index < count else {
-                result.warnings.append("expansionState: there is no node \(index) (the outline has \(count)); it is ignored")
+                result.warnings.append("there is no node \(index) (the outline has \(count)); it is ignored")
                 result.fits = false
                 continue
             }
@@ -137,13 +145,13 @@ struct OPMLExpansionState {
         forEachChild(of: nil) { shown.show($0) }
         for line in numbers {
             guard line >= 1 else {
-                result.warnings.append("expansionState: 0 is not a line number (the first line is 1); it is ignored")
+                result.warnings.append("0 is not a line number (the first line is 1); it is ignored")
                 result.fits = false
                 continue
             }
             guard let index = shown.index(ofLine: line) else {
                 result.warnings.append(
-                    "expansionState: there is no line \(line) (the outline shows \(shown.count) there); it is ignored")
+                    "there is no line \(line) (the outline shows \(shown.count) there); it is ignored")
                 result.fits = false
                 continue
             }

@@ -184,17 +184,14 @@ private struct OPMLBuilder: XMLBuilder {
         guard let list = head.list else { return }
         let state = OPMLExpansionState(outline)
         let (numbers, bad) = OPMLExpansionState.numbers(in: list.text)
-        let reading = forced ?? state.reading(of: numbers, headNames: head.names, stated: head.reading)
-        var expansion = state.expansion(numbers, reading: reading)
+        var expansion = state.expansion(of: numbers, forcing: forced, headNames: head.names, stated: head.reading)
+        for message in bad + expansion.warnings { warn(list.location, "expansionState: " + message) }
         if let hidden = head.hidden {
             let (indexes, badHidden) = OPMLExpansionState.numbers(in: hidden.text)
             let extra = state.expansion(indexes, reading: .omni)
             for (index, open) in extra.expanded.enumerated() where open { expansion.expanded[index] = true }
-            for message in badHidden + extra.warnings {
-                warn(hidden.location, OPMLExpansionState.hiddenElement + message.dropFirst("expansionState".count))
-            }
+            for message in badHidden + extra.warnings { warn(hidden.location, OPMLExpansionState.hiddenElement + ": " + message) }
         }
-        for message in bad + expansion.warnings { warn(list.location, message) }
         var index = 0
         outline.mapNodes { node in
             node.collapsed = expansion.expanded[index] ? false : node.isCollapsible ? true : nil

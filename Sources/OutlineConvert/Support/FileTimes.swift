@@ -10,18 +10,20 @@ extension stat {
     /// The last change of the content.
     package var modifiedNanoseconds: Int64 {
         #if canImport(Darwin)
-            Int64(st_mtimespec.tv_sec) * 1_000_000_000 + Int64(st_mtimespec.tv_nsec)
+            Self.nanoseconds(st_mtimespec)
         #else
-            Int64(st_mtim.tv_sec) * 1_000_000_000 + Int64(st_mtim.tv_nsec)
+            Self.nanoseconds(st_mtim)
         #endif
     }
 
     /// The last change of the content or of the status (links, permissions, renames).
     package var changedNanoseconds: Int64 {
         #if canImport(Darwin)
-            Int64(st_ctimespec.tv_sec) * 1_000_000_000 + Int64(st_ctimespec.tv_nsec)
+            Self.nanoseconds(st_ctimespec)
         #else
-            Int64(st_ctim.tv_sec) * 1_000_000_000 + Int64(st_ctim.tv_nsec)
+            Self.nanoseconds(st_ctim)
         #endif
     }
+
+    private static func nanoseconds(_ time: timespec) -> Int64 { Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec) }
 }
