@@ -2,7 +2,9 @@
 # The speed table of the README, in one run: every input format side by side with its floor
 # on the same bytes, and the batch figures.
 #
-#   Markdown (22 MB of the Node.js docs) → html fragment / text / json   floor: cmark
+#   Markdown (22 MB of the Node.js docs, with their tables) → html fragment / text / json
+#                                                    floors: cmark, and cmark-gfm with GitHub's extensions
+#   the same without its table lines → html fragment                      floor: cmark
 #   XML section file, plist, OPML (~11 MB each) → json                   floor: xmllint --noout
 #   JSON outline (~11 MB) → json                                         floor: python3 json.load
 #   10,000 small Markdown files: -j 2 against -j 1 and against xargs -P2 cmark (tmpfs), -j 2
@@ -33,7 +35,7 @@ if [ "${1:-}" = "--record" ]; then
   exec python3 Benchmarks/record-speed.py docs/performance.md Benchmarks/data/runs
 fi
 runs=${1:-5}
-for needed in cmark xmllint python3; do
+for needed in cmark cmark-gfm xmllint python3; do
   command -v "$needed" >/dev/null || { echo "error: $needed is needed (scripts/setup installs it)"; exit 1; }
 done
 swift build -c release >/dev/null
@@ -52,6 +54,10 @@ outline() {  # outline FORMAT OPML_SIZE: an ~11 MB input of FORMAT from a genera
   fi
   echo "$file"
 }
+# The benchmark document less every line with a pipe: a document with no tables.
+plain=$data/large-no-tables.md
+[ -s "$plain" ] || grep -v '|' "$doc" >"$plain"
+gfm=(cmark-gfm -e table -e strikethrough -e autolink -e tasklist)
 xml=$(outline xml 8600000)
 plist=$(outline plist 4500000)
 opml=$(outline opml 11000000)
@@ -122,7 +128,7 @@ pair() {
 }
 
 echo "Machine: $(nproc) cores, $(free -g | awk '/Mem:/ { print $2 }') GiB; $(date -u '+%F %H:%M UTC'); $runs runs per row, alternating"
-echo "Floors: cmark $(cmark --version | head -1 | awk '{ print $2 }'), xmllint $(xmllint --version 2>&1 | head -1 | awk '{ print $NF }'), Python $(python3 -V | awk '{ print $2 }')"
+echo "Floors: cmark $(cmark --version | head -1 | awk '{ print $2 }'), cmark-gfm $(cmark-gfm --version | head -1 | awk '{ print $2 }'), xmllint $(xmllint --version 2>&1 | head -1 | awk '{ print $NF }'), Python $(python3 -V | awk '{ print $2 }')"
 echo "Inputs: Markdown $(megabytes "$doc") MB; XML $(megabytes "$xml") MB; plist $(megabytes "$plist") MB; OPML $(megabytes "$opml") MB; JSON $(megabytes "$json") MB"
 echo
 echo "| work | ours (CPU s, median, min–max) | floor | floor (CPU s) | ratio (spread) | ours MB | floor MB | target | met |"
@@ -133,8 +139,10 @@ peak_ratio() {  # peak_ratio LABEL FLOOR TARGET
   memory_rows+=("$(awk -v ours="$last_ours_kb" -v floor="$last_floor_kb" -v l="$1" -v f="$2" -v t="$3" -v limit="${3#≤ }" 'BEGIN {
     r = ours / floor; printf "| %s | %.1f | %s | %.1f | %.2f× | %s | %s |", l, ours * 1024 / 1e6, f, floor * 1024 / 1e6, r, t, (r <= limit + 0 ? "yes" : "no") }')")
 }
+pair "Markdown → html fragment" "≤ 1.2" 1 "cmark-gfm -e table…" -- "${gfm[@]}" "$doc" -- "$tool" "$doc" --to html --fragment
 pair "Markdown → html fragment" "≤ 1.2" 1 cmark -- cmark "$doc" -- "$tool" "$doc" --to html --fragment
 peak_ratio "Markdown → html fragment" cmark "≤ 1.3"
+pair "Markdown, no tables → html fragment" "≤ 1.2" 1 cmark -- cmark "$plain" -- "$tool" "$plain" --to html --fragment
 pair "Markdown → text" "≤ 1.2" 1 cmark -- cmark "$doc" -- "$tool" "$doc" --to text
 peak_ratio "Markdown → text" cmark "≤ 1.3"
 pair "Markdown → json" "≤ 1.2" 1 cmark -- cmark "$doc" -- "$tool" "$doc" --to json

@@ -26,9 +26,14 @@ def to_json(path, *args):
     return json.loads(run(path, "-t", "json", *args).stdout)
 
 
-def cmark(markdown):
-    """cmark's own HTML for a Markdown text (the oracle)."""
-    return subprocess.run(["cmark"], input=markdown, capture_output=True, text=True, check=True).stdout
+CMARK = ["cmark"]
+# GitHub Flavored Markdown as outline-render reads Markdown by default (the oracle for it).
+CMARK_GFM = ["cmark-gfm", "-e", "table", "-e", "strikethrough", "-e", "autolink", "-e", "tasklist"]
+
+
+def cmark(markdown, command=CMARK):
+    """cmark's own HTML for a Markdown text (the oracle); `command` may be CMARK_GFM."""
+    return subprocess.run(command, input=markdown, capture_output=True, text=True, check=True).stdout
 
 
 def preorder(nodes, depth=1):
@@ -93,13 +98,14 @@ def tmp(tmp_path):
 NS = "{http://commonmark.org/xml/1.0}"
 
 
-def top_level_headings(markdown):
+def top_level_headings(markdown, command=CMARK):
     """(start line, level, plain text) of each top-level heading, from cmark's XML."""
-    xml = subprocess.run(["cmark", "-t", "xml", "--sourcepos"], input=markdown, capture_output=True, text=True, check=True).stdout
+    xml = subprocess.run([*command, "-t", "xml", "--sourcepos"], input=markdown, capture_output=True, text=True, check=True).stdout
     document = ET.fromstring(xml)
     blocks = []
     for child in document:
-        start = int(child.get("sourcepos").split(":")[0])
+        # (cmark-gfm gives no position to the paragraph it splits off before a table.)
+        start = int(child.get("sourcepos").split(":")[0]) if child.get("sourcepos") else (blocks[-1][0] if blocks else 1)
         if child.tag == NS + "heading":
             text = "".join(
                 " " if e.tag in (NS + "softbreak", NS + "linebreak") else (e.text or "")
@@ -125,7 +131,7 @@ def expected_depths(levels):
 _REFERENCE_DEFINITION = re.compile(r"^ {0,3}\[[^\]]+\]:\s*\S")
 
 
-def cmark_section_bodies(markdown, blocks):
+def cmark_section_bodies(markdown, blocks, command=CMARK):
     """cmark's HTML of each section body, in full-document context: cmark renders the whole
     document with each top-level heading replaced by a marker paragraph, and the pieces
     between markers are the preamble and the bodies. `blocks` is top_level_headings()."""
@@ -141,5 +147,34 @@ def cmark_section_bodies(markdown, blocks):
         replaced[start - 1] = f"\nOUTLINEMARKER{k}\n"
         for line in range(start, end):
             replaced[line] = None
-    oracle = cmark("\n".join(l for l in replaced if l is not None))
+    oracle = cmark("\n".join(l for l in replaced if l is not None), command)
     return re.split(r"<p>OUTLINEMARKER\d+</p>\n", oracle)
+
+
+def differences_from_oracle(markdown, args, command):
+    """How outline-render's rendering of `markdown` (with `args`) differs from the oracle's
+    (`command`): an empty list when it does not.
+
+    - Without top-level headings the text is one preamble: our `--fragment` output must be
+      the oracle's HTML byte for byte.
+    - With headings it becomes sections (by design ours wraps them in <details>): each node's
+      title must be the oracle's heading text, and each body's HTML what the oracle renders
+      for it in the whole document's context."""
+    ours = run(*args, "--fragment", input=markdown, check=False)
+    if ours.returncode != 0:
+        return [f"exit {ours.returncode}: {ours.stderr.strip()}"]
+    blocks = top_level_headings(markdown, command)
+    headings = [b for b in blocks if b[1] is not None]
+    if not headings:
+        expected = cmark(markdown, command)
+        return [] if ours.stdout == expected else [f"HTML differs:\nours:   {ours.stdout!r}\noracle: {expected!r}"]
+    differs = []
+    outline = json.loads(run(*args, "-t", "json", input=markdown).stdout)
+    titles = [node["title"] for _, node in preorder(outline["sections"])]
+    if titles != [text for _, _, text in headings]:
+        differs.append(f"titles {titles} != the oracle's {[t for _, _, t in headings]}")
+    bodies = [html for _, html in fragment_bodies(ours.stdout)]
+    expected = cmark_section_bodies(markdown, blocks, command)
+    if bodies != expected:
+        differs.append(f"bodies differ:\nours:   {bodies!r}\noracle: {expected!r}")
+    return differs

@@ -10,7 +10,7 @@ import subprocess
 
 import pytest
 
-from conftest import EXAMPLES, GOLDEN, cmark, cmark_section_bodies, expected_depths, fragment_bodies, preorder, run, to_json, top_level_headings
+from conftest import CMARK, CMARK_GFM, EXAMPLES, GOLDEN, cmark, cmark_section_bodies, expected_depths, fragment_bodies, preorder, run, to_json, top_level_headings
 
 def real_documents():
     """Large real Markdown files on the machine: Node.js API references and changelogs,
@@ -91,13 +91,16 @@ def test_golden_html_bodies_equal_cmark():
         assert html == cmark(node["body"])
 
 
+@pytest.mark.parametrize("flavor", ["commonmark", "markdown"], ids=["cmark", "cmark-gfm"])
 @pytest.mark.parametrize("path", REAL, ids=[p.split("/doc/")[-1].split("real-documents/")[-1] for p in REAL])
-def test_real_document_nodes_are_cmarks_headings_and_bodies_lose_nothing(path):
+def test_real_document_nodes_are_cmarks_headings_and_bodies_lose_nothing(path, flavor):
+    """Strict CommonMark against `cmark`, GitHub's flavour (the default) against `cmark-gfm`."""
+    oracle = CMARK if flavor == "commonmark" else CMARK_GFM
     markdown = blank_front_matter(open(path, encoding="utf-8").read().replace("\r\n", "\n"))
-    blocks = top_level_headings(markdown)
+    blocks = top_level_headings(markdown, oracle)
     headings = [(i, b) for i, b in enumerate(blocks) if b[1] is not None]
 
-    outline = to_json(path)
+    outline = to_json(path, "--from", flavor)
     nodes = list(preorder(outline["sections"]))
     assert len(nodes) == len(headings)
     assert [d for d, _ in nodes] == expected_depths([b[1] for _, b in headings])
@@ -105,10 +108,10 @@ def test_real_document_nodes_are_cmarks_headings_and_bodies_lose_nothing(path):
         # A trailing {…} is pandoc attribute syntax, stripped from titles by design.
         assert node["title"] == text or re.fullmatch(re.escape(node["title"]) + r"\s*\{[^}]*\}", text) or (not text and node["title"] == "Untitled")
 
-    pieces = cmark_section_bodies(markdown, blocks)
+    pieces = cmark_section_bodies(markdown, blocks, oracle)
     assert len(pieces) == len(headings) + 1
 
-    ours = fragment_bodies(run(path, "--fragment").stdout)
+    ours = fragment_bodies(run(path, "--fragment", "--from", flavor).stdout)
     if ours[0][1].startswith('<h1 class="outline-page-title">'):
         ours[0] = (None, ours[0][1].partition("\n")[2])  # a front-matter title is the page's <h1>
     assert len(ours) == len(pieces)

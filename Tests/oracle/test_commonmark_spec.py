@@ -1,5 +1,5 @@
 """The CommonMark spec's own examples (0.31.2, Tests/commonmark-spec) through outline-render
-and through the `cmark` command, on the same input.
+(`--from commonmark`) and through the `cmark` command, on the same input.
 
 - An example without top-level headings is one preamble: our `--fragment` output must be
   cmark's HTML byte for byte.
@@ -9,11 +9,10 @@ and through the `cmark` command, on the same input.
 Every difference is listed in KNOWN with its reason; any other difference fails.
 """
 import json
-import re
 
 import pytest
 
-from conftest import ROOT, cmark, cmark_section_bodies, fragment_bodies, preorder, run, top_level_headings
+from conftest import CMARK, ROOT, differences_from_oracle
 
 EXAMPLES = json.loads((ROOT / "Tests" / "commonmark-spec" / "commonmark.json").read_text())
 
@@ -25,31 +24,11 @@ KNOWN = {
 }
 
 
-def convert(markdown):
-    return run("--from", "markdown", "--fragment", input=markdown, check=False)
-
-
 @pytest.mark.parametrize("example", EXAMPLES, ids=[f"example-{e['example']}" for e in EXAMPLES])
 def test_spec_example_renders_as_cmark_renders_it(example):
-    markdown, number = example["markdown"], example["example"]
-    ours = convert(markdown)
-    differs = []
-    if ours.returncode != 0:
-        differs.append(f"exit {ours.returncode}: {ours.stderr.strip()}")
-    else:
-        blocks = top_level_headings(markdown)
-        headings = [b for b in blocks if b[1] is not None]
-        if not headings:
-            if ours.stdout != cmark(markdown):
-                differs.append(f"HTML differs:\nours:  {ours.stdout!r}\ncmark: {cmark(markdown)!r}")
-        else:
-            outline = json.loads(run("--from", "markdown", "-t", "json", input=markdown).stdout)
-            titles = [node["title"] for _, node in preorder(outline["sections"])]
-            if titles != [text for _, _, text in headings]:
-                differs.append(f"titles {titles} != cmark's {[t for _, _, t in headings]}")
-            bodies = [html for _, html in fragment_bodies(ours.stdout)]
-            if bodies != cmark_section_bodies(markdown, blocks):
-                differs.append(f"bodies differ:\nours:  {bodies!r}\ncmark: {cmark_section_bodies(markdown, blocks)!r}")
+    # Strict CommonMark: `--from commonmark` (Markdown's default is GitHub's flavour).
+    differs = differences_from_oracle(example["markdown"], ["--from", "commonmark"], CMARK)
+    number = example["example"]
     if number in KNOWN:
         assert differs, f"example {number} is listed as different ({KNOWN[number]}) but now matches: remove it"
     else:

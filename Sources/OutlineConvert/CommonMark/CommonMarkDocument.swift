@@ -5,8 +5,9 @@ internal import CCmark
     import Darwin
 #endif
 
-/// A CommonMark document parsed by cmark. This file is the only one that touches cmark:
-/// the tree is owned here and freed when the last reference goes away.
+/// A CommonMark document parsed by cmark, with GitHub's extensions made on its tree
+/// (`GitHubExtensions`) unless read as strict CommonMark. Only the files of this folder
+/// touch cmark: the tree is owned here and freed when the last reference goes away.
 final class CommonMarkDocument {
     /// A top-level heading: its lines as cmark reports them (1-based), its level and its
     /// inline content.
@@ -41,13 +42,17 @@ final class CommonMarkDocument {
     /// link can be placed exactly; not for bodies of another format parsed together.
     var sourceLines = true
 
+    /// For blocks moved in from the document the table cells were parsed in, where each of
+    /// its lines is in the source (see `NodeTag.elsewhere`).
+    private var elsewhere: [LineOrigin] = []
+
     /// Parses `text` with source positions.
-    convenience init(parsing text: String) {
-        self.init(parsing: Array(text.utf8)[...])
+    convenience init(parsing text: String, flavor: MarkdownFlavor = .gitHub) {
+        self.init(parsing: Array(text.utf8)[...], flavor: flavor)
     }
 
     /// Parses UTF-8 `bytes` with source positions.
-    init(parsing bytes: ArraySlice<UInt8>) {
+    init(parsing bytes: ArraySlice<UInt8>, flavor: MarkdownFlavor = .gitHub) {
         // A document that is mostly headings frees them as they are read (`doneWithHeading`),
         // which gives memory back only through malloc: it is parsed without an arena.
         let arena = MemoryPolicy.usesArena(denseInHeadings: Self.mayBeDenseInHeadings(bytes)) ? NodeArena(textSize: bytes.count) : nil
@@ -66,6 +71,9 @@ final class CommonMarkDocument {
         }
         guard let parsed else { fatalError("cmark could not allocate a document") }
         root = parsed
+        if flavor == .gitHub {
+            elsewhere = NodeArena.run(in: arena) { GitHubExtensions(source: bytes, memory: memory).apply(to: parsed) }
+        }
         var headings = 0
         blockNodes = NodeArena.run(in: arena) { Self.groupingBodies(of: parsed, memory: memory, headings: &headings) }
         headingsAreDense = headings > bytes.count / Self.denseHeadingBytes
@@ -210,11 +218,21 @@ final class CommonMarkDocument {
     /// Code spans and code blocks hold no links, so their text is never touched.
     func rewriteLinks(ofBlocks range: Range<Int>, _ rewrite: (String, Int, Int) -> String?) {
         for case let block? in blockNodes[range] {
+            // Inside nodes from the cells' document, positions are that document's.
+            var elsewhereDepth = 0
             Self.walk(block) { node, entering in
                 let type = cmark_node_get_type(node)
+                if NodeTag(of: node)?.isElsewhere == true { elsewhereDepth += entering ? 1 : -1 }
                 guard entering, type == CMARK_NODE_LINK || type == CMARK_NODE_IMAGE else { return }
                 let url = cmark_node_get_url(node).map { String(cString: $0) } ?? ""
-                if let replacement = rewrite(url, Int(cmark_node_get_start_line(node)), Int(cmark_node_get_start_column(node))) {
+                var line = Int(cmark_node_get_start_line(node))
+                var column = Int(cmark_node_get_start_column(node))
+                if elsewhereDepth > 0 {
+                    let origin = line >= 1 && line <= elsewhere.count ? elsewhere[line - 1] : LineOrigin(line: 0, columnShift: 0)
+                    line = Int(origin.line)
+                    column = max(column + Int(origin.columnShift), 1)
+                }
+                if let replacement = rewrite(url, line, column) {
                     cmark_node_set_url(node, replacement)
                 }
             }
@@ -268,8 +286,26 @@ final class CommonMarkDocument {
         cmark_node_get_literal(node).map { String(cString: $0) } ?? ""
     }
 
+    /// A node's literal text as bytes.
+    static func literalBytes(_ node: OpaquePointer) -> [UInt8] {
+        guard let literal = cmark_node_get_literal(node) else { return [] }
+        return literal.withMemoryRebound(to: UInt8.self, capacity: 1) { Array(UnsafeBufferPointer(start: $0, count: strlen(literal))) }
+    }
+
+    /// Whether cmark's iterator visits the node once (it has no exit event): a node that
+    /// cannot hold others.
+    static func isLeaf(_ node: OpaquePointer) -> Bool {
+        switch cmark_node_get_type(node) {
+        case CMARK_NODE_CODE_BLOCK, CMARK_NODE_HTML_BLOCK, CMARK_NODE_THEMATIC_BREAK, CMARK_NODE_TEXT, CMARK_NODE_CODE,
+            CMARK_NODE_HTML_INLINE, CMARK_NODE_SOFTBREAK, CMARK_NODE_LINEBREAK:
+            return true
+        default:
+            return false
+        }
+    }
+
     /// Visits `node` and everything below it, without recursion (documents may nest deeply).
-    fileprivate static func walk(_ node: OpaquePointer, _ visit: (OpaquePointer, Bool) -> Void) {
+    static func walk(_ node: OpaquePointer, _ visit: (OpaquePointer, Bool) -> Void) {
         guard let iterator = cmark_iter_new(node) else { return }
         defer { cmark_iter_free(iterator) }
         while true {
@@ -281,8 +317,6 @@ final class CommonMarkDocument {
     }
 }
 
-/// A tree nothing else refers to any more, handed to another thread to be freed (with the
-/// arena its nodes are in, which must outlive it).
 // MARK: - Plain text
 
 /// Writes blocks as indented plain text. Containers (quotes, list items) contribute a
@@ -315,6 +349,8 @@ private struct PlainTextWriter {
     private var wroteBlock = false
     /// The text of the paragraph or heading being read.
     private var inline: [UInt8] = []
+    /// A table written whole: nothing under it is visited until it ends.
+    private var skipping: OpaquePointer?
 
     init(indent: String, sizeHint: Int) {
         self.indent = Array(indent.utf8)
@@ -331,6 +367,22 @@ private struct PlainTextWriter {
     }
 
     private mutating func handle(_ node: OpaquePointer, entering: Bool) {
+        if let skipped = skipping {
+            if skipped == node && !entering { skipping = nil }
+            return
+        }
+        switch NodeTag(of: node) {
+        case .table?:
+            emit(Self.tableText(node))
+            skipping = node
+            return
+        case .taskOpen? where entering:
+            inline += "[ ] ".utf8
+        case .taskDone? where entering:
+            inline += "[x] ".utf8
+        default:
+            break
+        }
         switch cmark_node_get_type(node) {
         case CMARK_NODE_BLOCK_QUOTE:
             if entering { containers.append(Container(first: [32, 32], rest: [32, 32])) } else { containers.removeLast() }
@@ -374,6 +426,52 @@ private struct PlainTextWriter {
         default:
             break  // raw HTML is dropped; emphasis, links and images keep only their text
         }
+    }
+
+    /// A table as aligned columns: cells two spaces apart, the header underlined with dashes;
+    /// a column aligned right or centre in the source is aligned so here.
+    private static func tableText(_ table: OpaquePointer) -> [UInt8] {
+        var rows: [[[Character]]] = []
+        var alignments: [TableAlignment?] = []
+        CommonMarkDocument.walk(table) { node, entering in
+            guard entering else { return }
+            switch NodeTag(of: node) {
+            case .headerRow?, .row?:
+                rows.append([])
+            case .cell(let alignment)?:
+                if rows.count == 1 { alignments.append(alignment) }
+                var text: [UInt8] = []
+                CommonMarkDocument.walk(node) { inline, entering in
+                    let type = cmark_node_get_type(inline)
+                    if entering && (type == CMARK_NODE_TEXT || type == CMARK_NODE_CODE) { appendLiteral(of: inline, to: &text) }
+                }
+                if !rows.isEmpty { rows[rows.count - 1].append(Array(String(decoding: text, as: UTF8.self))) }
+            default:
+                break
+            }
+        }
+        let widths = alignments.indices.map { column in rows.map { column < $0.count ? $0[column].count : 0 }.max() ?? 0 }
+        var lines: [String] = []
+        func line(_ cells: [String]) -> String {
+            var text = cells.joined(separator: "  ")
+            while text.last == " " { text.removeLast() }
+            return text
+        }
+        for (index, row) in rows.enumerated() {
+            lines.append(
+                line(
+                    widths.indices.map { column in
+                        let cell = column < row.count ? String(row[column]) : ""
+                        let room = widths[column] - cell.count
+                        switch alignments[column] {
+                        case .right?: return String(repeating: " ", count: room) + cell
+                        case .center?: return String(repeating: " ", count: room / 2) + cell + String(repeating: " ", count: room - room / 2)
+                        default: return cell + String(repeating: " ", count: room)
+                        }
+                    }))
+            if index == 0 { lines.append(line(widths.map { String(repeating: "-", count: max($0, 1)) })) }
+        }
+        return Array(lines.joined(separator: "\n").utf8)
     }
 
     /// A blank line goes before a block unless a tight list holds the two together: a later

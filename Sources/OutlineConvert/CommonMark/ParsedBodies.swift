@@ -11,11 +11,14 @@ struct ParsedBodies: @unchecked Sendable {
     // (Unchecked: the tree is only read once parsing is done, and a page's links are
     // rewritten by the one thread that renders it.)
     let document: CommonMarkDocument
+    /// How bodies were read, and how a body changed since is read.
+    let flavor: MarkdownFlavor
     /// Position 0 is the preamble; position n + 1 is the n-th node in document order.
     private var entries: [(body: String, blocks: Range<Int32>)] = []
 
-    init(document: CommonMarkDocument, capacity: Int = 0) {
+    init(document: CommonMarkDocument, flavor: MarkdownFlavor = .gitHub, capacity: Int = 0) {
         self.document = document
+        self.flavor = flavor
         entries.reserveCapacity(capacity)
     }
 
@@ -69,7 +72,7 @@ struct BodyRenderer {
             return (bodies.document, range, bodies.document.sourceLines)
         }
         guard !body.isEmpty else { return nil }
-        let alone = CommonMarkDocument(parsing: body)
+        let alone = CommonMarkDocument(parsing: body, flavor: bodies?.flavor ?? .gitHub)
         return (alone, alone.group(0..<alone.blockCount), false)
     }
 }

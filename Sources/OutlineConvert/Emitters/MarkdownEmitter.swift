@@ -224,7 +224,7 @@ struct MarkdownEmitter: OutlineWriter {
     /// heading's line; each setext heading's underline, with the `=`/`-` lines right after
     /// it (which would underline the paragraph once the first is escaped).
     private static func headingLines(_ lines: [String]) -> [Int] {
-        let document = CommonMarkDocument(parsing: lines.joined(separator: "\n"))
+        let document = CommonMarkDocument(parsing: lines.joined(separator: "\n"), flavor: .commonMark)
         var found: [Int] = []
         for index in 0..<document.blockCount {
             guard let block = document.heading(at: index) else { continue }

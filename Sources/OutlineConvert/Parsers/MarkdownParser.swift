@@ -6,24 +6,32 @@
 
 /// Reads Markdown with cmark (docs/formats.md): top-level ATX and setext headings become nodes,
 /// nested under the nearest preceding heading of a lower level; the text between headings
-/// is each node's body, as the exact source slice.
+/// is each node's body, as the exact source slice. Bodies are GitHub Flavored Markdown
+/// (`markdown`), or strict CommonMark (`commonmark`).
 public struct MarkdownParser: OutlineReader {
-    let name = "markdown"
-    let extensions = ["md", "markdown", "mdown", "mkd", "mkdn"]
+    var name: String { flavor == .gitHub ? "markdown" : "commonmark" }
+    var extensions: [String] { flavor == .gitHub ? ["md", "markdown", "mdown", "mkd", "mkdn"] : [] }
     let isText = true
     private let limits: MarkdownLimits
+    private let flavor: MarkdownFlavor
 
-    /// A parser; it keeps no state between documents. Its limits on hostile shapes scale
-    /// with `maxInputSize` (see `MarkdownLimits`).
+    /// A parser of GitHub Flavored Markdown; it keeps no state between documents. Its limits
+    /// on hostile shapes scale with `maxInputSize` (see `MarkdownLimits`).
     public init(maxInputSize: Int = ConversionOptions.defaultMaxInputSize) {
-        limits = MarkdownLimits(maxInputSize: maxInputSize)
+        self.init(maxInputSize: maxInputSize, flavor: .gitHub)
     }
 
-    /// Markdown takes any text: it is what is left when nothing else matches.
-    func sniff(_ head: ArraySlice<UInt8>) -> Bool { true }
+    init(maxInputSize: Int = ConversionOptions.defaultMaxInputSize, flavor: MarkdownFlavor) {
+        limits = MarkdownLimits(maxInputSize: maxInputSize)
+        self.flavor = flavor
+    }
+
+    /// Markdown takes any text: it is what is left when nothing else matches (strict
+    /// CommonMark is read only when asked for).
+    func sniff(_ head: ArraySlice<UInt8>) -> Bool { flavor == .gitHub }
 
     func read(_ bytes: [UInt8], file: String, options: ConversionOptions) throws -> ParsedDocument {
-        try MarkdownParser(maxInputSize: options.maxInputSize).parse(bytes: bytes, file: file)
+        try MarkdownParser(maxInputSize: options.maxInputSize, flavor: flavor).parse(bytes: bytes, file: file)
     }
 
     /// Parses Markdown `text`; `file` names the source in messages.
@@ -40,15 +48,15 @@ public struct MarkdownParser: OutlineReader {
         // blank lines in its place keep cmark's line numbers equal to ours.
         let document =
             frontMatter.lineCount == 0
-            ? CommonMarkDocument(parsing: source.bytes[...])
+            ? CommonMarkDocument(parsing: source.bytes[...], flavor: flavor)
             : CommonMarkDocument(
                 parsing: (Array(repeating: 10, count: frontMatter.lineCount)
-                    + source.bytes[source.start(ofLine: frontMatter.lineCount + 1)...])[...])
+                    + source.bytes[source.start(ofLine: frontMatter.lineCount + 1)...])[...], flavor: flavor)
 
         // One pass: each heading ends the body before it, closes the open nodes of its level
         // or deeper, and opens its own.
         var tree = TreeBuilder()
-        var bodies = ParsedBodies(document: document)
+        var bodies = ParsedBodies(document: document, flavor: flavor)
         var preamble = ""
         var bodyStart = (line: frontMatter.lineCount + 1, block: 0)
         // Bodies end in document order: the preamble first, then each node's.

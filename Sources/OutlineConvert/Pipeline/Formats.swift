@@ -87,7 +87,8 @@ public struct InputFormat: Hashable, Sendable, CustomStringConvertible {
     /// Every input format, in sniffing order (Markdown, which takes anything, last).
     public static let all: [InputFormat] = [
         InputFormat(reader: PlistParser()), InputFormat(reader: OPMLParser()), InputFormat(reader: XMLSectionParser()),
-        InputFormat(reader: JSONOutlineParser()), InputFormat(reader: MarkdownParser()),
+        InputFormat(reader: JSONOutlineParser()), InputFormat(reader: MarkdownParser(flavor: .commonMark)),
+        InputFormat(reader: MarkdownParser()),
     ]
 
     /// The `markdown` format.

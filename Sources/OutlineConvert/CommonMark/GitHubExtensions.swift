@@ -1,0 +1,660 @@
+internal import CCmark
+
+/// How Markdown is read: GitHub Flavored Markdown (cmark's CommonMark plus GitHub's tables,
+/// task lists, strikethrough, extended autolinks and tag filter), or strict CommonMark.
+enum MarkdownFlavor: Sendable {
+    case gitHub
+    case commonMark
+}
+
+/// GitHub's extensions, made on the tree cmark parsed (cmark-gfm cannot be linked beside
+/// cmark: the two libraries define the same symbols). What cmark read as a paragraph of
+/// pipes becomes a table; `~~text~~` in a text node becomes `<del>`; `www.`, `http://` and
+/// e-mail addresses in text become links; `[ ]` / `[x]` starting a list item becomes a
+/// checkbox; raw HTML of the tags GitHub filters is escaped. The result renders as
+/// `cmark-gfm -e table -e strikethrough -e autolink -e tasklist` renders the same text
+/// (docs/formats.md lists the few shapes where it does not).
+///
+/// Table cells are parsed by cmark as paragraphs of a second document (with the first
+/// one's link reference definitions), whose nodes are then moved into the table.
+struct GitHubExtensions {
+    /// The parsed text (the tree's source positions are into it).
+    private let source: SourceLines
+    private let memory: UnsafeMutablePointer<cmark_mem>
+
+    init(source bytes: ArraySlice<UInt8>, memory: UnsafeMutablePointer<cmark_mem>) {
+        self.source = SourceLines(bytes)
+        self.memory = memory
+    }
+
+    /// Applies the extensions to the tree under `root`. Returns, for the nodes that came from
+    /// the cells' document, where each of its lines is in the source (see `NodeTag.elsewhere`).
+    func apply(to root: OpaquePointer) -> [LineOrigin] {
+        var origins: [LineOrigin] = []
+        if source.mayHoldTables { origins = makeTables(under: root) }
+        applyInlineExtensions(under: root, source: source)
+        return origins
+    }
+
+    // MARK: - Inline extensions
+
+    /// Strikethrough, autolinks, task items and the tag filter, on the tree under `root`
+    /// whose source positions are into `source`. Nodes tagged as coming from elsewhere
+    /// have been through this already.
+    private func applyInlineExtensions(under root: OpaquePointer, source: SourceLines) {
+        var containers: [OpaquePointer] = []
+        var items: [OpaquePointer] = []
+        var html: [OpaquePointer] = []
+        let tildes = source.contains("~")
+        let tasks = source.contains("]")
+        var skipping: OpaquePointer?
+        CommonMarkDocument.walk(root) { node, entering in
+            if let skipped = skipping {
+                if skipped == node && !entering { skipping = nil }
+                return
+            }
+            if entering && node != root && NodeTag(of: node) == .elsewhere {
+                // (A leaf has no exit event: there is nothing under it to skip.)
+                if !CommonMarkDocument.isLeaf(node) { skipping = node }
+                return
+            }
+            guard entering else { return }
+            switch cmark_node_get_type(node) {
+            case CMARK_NODE_TEXT:
+                if tildes, let parent = cmark_node_parent(node), containers.last != parent,
+                    CommonMarkDocument.literalBytes(node).contains(UInt8(ascii: "~"))
+                {
+                    containers.append(parent)
+                }
+            case CMARK_NODE_ITEM:
+                if tasks { items.append(node) }
+            case CMARK_NODE_HTML_BLOCK, CMARK_NODE_HTML_INLINE:
+                html.append(node)
+            default:
+                break
+            }
+        }
+        for container in containers { strikethrough(in: container, source: source) }
+        for item in items { makeTask(item, source: source) }
+        for node in html { TagFilter.filter(node) }
+        if source.mayHoldAutolinks { makeAutolinks(under: root) }
+    }
+
+    // MARK: - Strikethrough
+
+    /// A run of one or two tildes in a text node that may open or close a strikethrough.
+    private struct TildeRun {
+        let node: OpaquePointer
+        let offset: Int
+        let length: Int
+        let canOpen: Bool
+        let canClose: Bool
+    }
+
+    /// Pairs the tilde runs among `container`'s children as cmark-gfm does (a closer takes
+    /// the nearest opener of the same length; the runs between are then spent) and wraps
+    /// what each pair encloses in `<del>`.
+    private func strikethrough(in container: OpaquePointer, source: SourceLines) {
+        var runs: [TildeRun] = []
+        var child = cmark_node_first_child(container)
+        while let node = child {
+            if cmark_node_get_type(node) == CMARK_NODE_TEXT { runs += tildeRuns(in: node, source: source) }
+            child = cmark_node_next(node)
+        }
+        guard runs.count > 1 else { return }
+        // The openers of each length, in order: the nearest of a length is the last.
+        var openers: [[Int]] = [[], []]
+        var pairs: [(Int, Int)] = []
+        for (index, run) in runs.enumerated() {
+            let same = run.length - 1
+            if run.canClose, let opener = openers[same].popLast() {
+                pairs.append((opener, index))
+                while let last = openers[1 - same].last, last > opener { openers[1 - same].removeLast() }
+                continue
+            }
+            if run.canOpen { openers[same].append(index) }
+        }
+        guard !pairs.isEmpty else { return }
+        // Each paired run becomes a text node of its own, then each pair (inner ones first:
+        // they close first) wraps the nodes between its two.
+        var cuts: [OpaquePointer: [(offset: Int, length: Int, run: Int)]] = [:]
+        for (opener, closer) in pairs {
+            for index in [opener, closer] {
+                cuts[runs[index].node, default: []].append((runs[index].offset, runs[index].length, index))
+            }
+        }
+        var runNodes: [Int: OpaquePointer] = [:]
+        for (node, pieces) in cuts {
+            for (run, piece) in split(node, at: pieces.map { ($0.offset, $0.length) }) { runNodes[pieces[run].run] = piece }
+        }
+        for (opener, closer) in pairs {
+            guard let open = runNodes[opener], let close = runNodes[closer],
+                let del = newNode(CMARK_NODE_CUSTOM_INLINE, enter: "<del>", exit: "</del>")
+            else { continue }
+            cmark_node_insert_before(open, del)
+            var next = cmark_node_next(open)
+            while let node = next, node != close {
+                next = cmark_node_next(node)
+                cmark_node_append_child(del, node)
+            }
+            cmark_node_free(open)
+            cmark_node_free(close)
+        }
+    }
+
+    /// The tilde runs of a text node: only tildes written as such in the source count (an
+    /// escaped `\~` or `&#126;` does not), and whether each may open or close depends on the
+    /// characters around it in the source, as for emphasis.
+    private func tildeRuns(in node: OpaquePointer, source: SourceLines) -> [TildeRun] {
+        let literal = CommonMarkDocument.literalBytes(node)
+        let positions = literal.indices.filter { literal[$0] == UInt8(ascii: "~") }
+        guard !positions.isEmpty, let raw = source.slice(of: node) else { return [] }
+        // The source's tildes in order, each with its place if written plainly (nil if escaped
+        // or a character reference), to be paired with the text's tildes in order.
+        var written: [Int?] = []
+        var index = raw.startIndex
+        while index < raw.endIndex {
+            let byte = raw[index]
+            if byte == .backslash, index + 1 < raw.endIndex, raw[index + 1].isASCIIPunctuation {
+                if raw[index + 1] == UInt8(ascii: "~") { written.append(nil) }
+                index += 2
+            } else if byte == UInt8(ascii: "&"), let (length, text) = CharacterReference.decode(raw[index...]) {
+                if text == "~" { written.append(nil) }
+                index += length
+            } else {
+                if byte == UInt8(ascii: "~") { written.append(index) }
+                index += 1
+            }
+        }
+        guard written.count == positions.count else { return [] }
+        var runs: [TildeRun] = []
+        var k = 0
+        while k < positions.count {
+            guard let start = written[k] else {
+                k += 1
+                continue
+            }
+            var length = 1
+            while k + length < positions.count, positions[k + length] == positions[k] + length,
+                written[k + length] == start + length
+            {
+                length += 1
+            }
+            defer { k += length }
+            guard length <= 2 else { continue }
+            let atLineStart = start == raw.startIndex && source.startsLine(node)
+            let before: Unicode.Scalar = atLineStart ? "\n" : source.scalar(before: start, in: source.bytes)
+            let after = source.scalar(at: start + length, in: source.bytes, lineEnd: source.lineEnd(containing: start))
+            let (left, right) = Flanking.of(before: before, after: after)
+            guard left || right else { continue }
+            runs.append(TildeRun(node: node, offset: positions[k], length: length, canOpen: left, canClose: right))
+        }
+        return runs
+    }
+
+    // MARK: - Task list items
+
+    /// Makes `item` a task item when its line starts with a list marker and `[ ]`, `[x]` or
+    /// `[X]` followed by a space or tab (read from the line's start, as cmark-gfm does: so not
+    /// inside a block quote), and its first paragraph starts with it.
+    private func makeTask(_ item: OpaquePointer, source: SourceLines) {
+        let line = source.line(Int(cmark_node_get_start_line(item)))
+        guard let marker = Self.taskMarker(line),
+            let paragraph = cmark_node_first_child(item), cmark_node_get_type(paragraph) == CMARK_NODE_PARAGRAPH,
+            let text = cmark_node_first_child(paragraph), cmark_node_get_type(text) == CMARK_NODE_TEXT
+        else { return }
+        var literal = CommonMarkDocument.literalBytes(text)
+        guard literal.count >= 3, literal[0] == UInt8(ascii: "["), literal[2] == UInt8(ascii: "]"),
+            literal[1] == marker
+        else { return }
+        literal.removeFirst(3)
+        while let first = literal.first, first == .space || first == .tab { literal.removeFirst() }
+        // cmark-gfm marks an item done when its line holds `[x]` or `[X]` anywhere.
+        let done = line.firstRange(of: Array("[x]".utf8)) != nil || line.firstRange(of: Array("[X]".utf8)) != nil
+        let box = done ? "<input type=\"checkbox\" checked=\"\" disabled=\"\" /> " : "<input type=\"checkbox\" disabled=\"\" /> "
+        guard let checkbox = newNode(CMARK_NODE_CUSTOM_INLINE, enter: box, exit: "", tag: done ? .taskDone : .taskOpen)
+        else { return }
+        if literal.isEmpty {
+            cmark_node_insert_before(text, checkbox)
+            cmark_node_free(text)
+        } else {
+            Self.setLiteral(text, literal)
+            cmark_node_insert_before(text, checkbox)
+        }
+    }
+
+    /// The character between the brackets of a task item's line (`^[ \t]*([-+*]|[0-9]+[.)])[ \t]+\[[ xX]\][ \t]`).
+    static func taskMarker(_ line: ArraySlice<UInt8>) -> UInt8? {
+        var index = line.startIndex
+        func skipBlanks() -> Int {
+            let start = index
+            while index < line.endIndex, line[index] == .space || line[index] == .tab { index += 1 }
+            return index - start
+        }
+        _ = skipBlanks()
+        guard index < line.endIndex else { return nil }
+        if line[index] == UInt8(ascii: "-") || line[index] == UInt8(ascii: "+") || line[index] == UInt8(ascii: "*") {
+            index += 1
+        } else {
+            let digits = index
+            while index < line.endIndex, line[index].isASCIIDigit { index += 1 }
+            guard index > digits, index < line.endIndex, line[index] == UInt8(ascii: ".") || line[index] == UInt8(ascii: ")")
+            else { return nil }
+            index += 1
+        }
+        guard skipBlanks() > 0, index + 3 < line.endIndex, line[index] == UInt8(ascii: "["),
+            line[index + 2] == UInt8(ascii: "]"), line[index + 3] == .space || line[index + 3] == .tab
+        else { return nil }
+        let mark = line[index + 1]
+        return mark == .space || mark == UInt8(ascii: "x") || mark == UInt8(ascii: "X") ? mark : nil
+    }
+
+    // MARK: - Autolinks
+
+    /// Links `www.` addresses, `http://`, `https://` and `ftp://` URLs and e-mail addresses
+    /// in text that is not already inside a link.
+    private func makeAutolinks(under root: OpaquePointer) {
+        var texts: [OpaquePointer] = []
+        var linkDepth = 0
+        CommonMarkDocument.walk(root) { node, entering in
+            switch cmark_node_get_type(node) {
+            case CMARK_NODE_LINK, CMARK_NODE_IMAGE: linkDepth += entering ? 1 : -1
+            case CMARK_NODE_TEXT where entering && linkDepth == 0: texts.append(node)
+            default: break
+            }
+        }
+        for text in texts {
+            let literal = CommonMarkDocument.literalBytes(text)
+            let links = Autolinks.find(in: literal, startsAfterBoundary: Self.followsBoundary(text))
+            guard !links.isEmpty else { continue }
+            var pieces: [(Int, Int)] = []
+            for link in links { pieces.append((link.range.lowerBound, link.range.count)) }
+            for (index, piece) in split(text, at: pieces) {
+                guard let node = newNode(CMARK_NODE_LINK) else { continue }
+                cmark_node_set_url(node, links[index].url)
+                cmark_node_insert_before(piece, node)
+                cmark_node_append_child(node, piece)
+            }
+        }
+    }
+
+    /// Whether the text node starts where `www.` may start a link: at the start of a line,
+    /// or after emphasis or strikethrough (whose delimiters `*`, `_`, `~` allow it).
+    private static func followsBoundary(_ text: OpaquePointer) -> Bool {
+        guard let previous = cmark_node_previous(text) else { return true }
+        switch cmark_node_get_type(previous) {
+        case CMARK_NODE_SOFTBREAK, CMARK_NODE_LINEBREAK, CMARK_NODE_EMPH, CMARK_NODE_STRONG, CMARK_NODE_CUSTOM_INLINE:
+            return true
+        default:
+            return false
+        }
+    }
+
+    // MARK: - Tables
+
+    /// Turns each paragraph that holds a GFM table into the paragraph before it (if any),
+    /// the table, and the blocks after it (lines a table cannot hold).
+    private func makeTables(under root: OpaquePointer) -> [LineOrigin] {
+        var found: [(paragraph: OpaquePointer, table: TableSource)] = []
+        var skipping: OpaquePointer?
+        CommonMarkDocument.walk(root) { node, entering in
+            if let skipped = skipping {
+                if skipped == node && !entering { skipping = nil }
+                return
+            }
+            let type = cmark_node_get_type(node)
+            guard entering, type == CMARK_NODE_PARAGRAPH else {
+                // (Inline content holds no paragraph.)
+                if entering && type == CMARK_NODE_HEADING { skipping = node }
+                return
+            }
+            skipping = node
+            let start = Int(cmark_node_get_start_line(node))
+            let end = Int(cmark_node_get_end_line(node))
+            guard end > start, source.hasDelimiterRow(in: (start + 1)...end),
+                let table = TableSource(paragraph: node, source: source)
+            else { return }
+            found.append((node, table))
+        }
+        guard !found.isEmpty else { return [] }
+
+        // One document holds every cell (and the text around the tables) as a block quote of
+        // its own, then the source's link reference definitions.
+        var cells = CellDocument()
+        for (_, table) in found { cells.add(table) }
+        cells.addDefinitions(source.referenceDefinitionLines())
+        guard let document = cells.parse(memory: memory) else { return [] }
+        defer { cmark_node_free(document) }
+        var fragments: [OpaquePointer] = []
+        var next = cmark_node_first_child(document)
+        while let block = next, cmark_node_get_type(block) == CMARK_NODE_BLOCK_QUOTE {
+            fragments.append(block)
+            next = cmark_node_next(block)
+        }
+        guard fragments.count >= cells.fragmentIsCell.count else { return [] }
+        for (quote, isCell) in zip(fragments, cells.fragmentIsCell) where isCell { CellDocument.removeCellPrefix(from: quote) }
+        applyInlineExtensions(under: document, source: SourceLines(cells.text[...]))
+
+        var fragment = fragments.makeIterator()
+        for (paragraph, table) in found {
+            if table.before != nil, let quote = fragment.next() { moveBlocks(of: quote, before: paragraph) }
+            if let built = buildTable(table, cells: &fragment) { cmark_node_insert_before(paragraph, built) }
+            if table.after != nil, let quote = fragment.next() { moveBlocks(of: quote, before: paragraph) }
+            cmark_node_free(paragraph)
+        }
+        return cells.origins
+    }
+
+    /// Moves the blocks of a fragment of the cells' document before `anchor`.
+    private func moveBlocks(of quote: OpaquePointer, before anchor: OpaquePointer) {
+        while let block = cmark_node_first_child(quote) {
+            cmark_node_insert_before(anchor, block)
+            NodeTag.elsewhere.set(on: block)
+        }
+    }
+
+    /// The table's nodes, its cells' inline content taken from the next fragments.
+    private func buildTable(_ table: TableSource, cells fragment: inout IndexingIterator<[OpaquePointer]>) -> OpaquePointer? {
+        guard let node = newNode(CMARK_NODE_CUSTOM_BLOCK, enter: "<table>", exit: "</table>", tag: .table) else { return nil }
+        func section(_ rows: [[TableSource.Cell]], header: Bool) {
+            guard !rows.isEmpty,
+                let part = newNode(CMARK_NODE_CUSTOM_BLOCK, enter: header ? "<thead>" : "<tbody>", exit: header ? "</thead>" : "</tbody>")
+            else { return }
+            cmark_node_append_child(node, part)
+            for row in rows {
+                guard let rowNode = newNode(CMARK_NODE_CUSTOM_BLOCK, enter: "<tr>", exit: "</tr>", tag: header ? .headerRow : .row)
+                else { continue }
+                cmark_node_append_child(part, rowNode)
+                for column in 0..<table.alignments.count {
+                    let alignment = table.alignments[column]
+                    let name = header ? "th" : "td"
+                    let open = "<\(name)\(alignment.map { " align=\"\($0.rawValue)\"" } ?? "")>"
+                    guard let block = newNode(CMARK_NODE_CUSTOM_BLOCK, enter: "", exit: ""),
+                        let cell = newNode(CMARK_NODE_CUSTOM_INLINE, enter: open, exit: "</\(name)>", tag: .cell(alignment))
+                    else { continue }
+                    cmark_node_append_child(rowNode, block)
+                    cmark_node_append_child(block, cell)
+                    guard column < row.count, let quote = fragment.next(), let paragraph = cmark_node_first_child(quote) else { continue }
+                    while let inline = cmark_node_first_child(paragraph) { cmark_node_append_child(cell, inline) }
+                }
+            }
+        }
+        section([table.header], header: true)
+        section(table.rows, header: false)
+        return node
+    }
+
+    // MARK: - Nodes
+
+    private func newNode(_ type: cmark_node_type, enter: String = "", exit: String = "", tag: NodeTag? = nil) -> OpaquePointer? {
+        guard let node = cmark_node_new_with_mem(type, memory) else { return nil }
+        if type == CMARK_NODE_CUSTOM_BLOCK || type == CMARK_NODE_CUSTOM_INLINE {
+            cmark_node_set_on_enter(node, enter)
+            cmark_node_set_on_exit(node, exit)
+        }
+        tag?.set(on: node)
+        return node
+    }
+
+    /// Splits a text node so that each of `pieces` (offset and length in its text, in order,
+    /// not overlapping) is a text node of its own; returns each piece's index and node.
+    private func split(_ node: OpaquePointer, at pieces: [(Int, Int)]) -> [(Int, OpaquePointer)] {
+        let literal = CommonMarkDocument.literalBytes(node)
+        var result: [(Int, OpaquePointer)] = []
+        var position = 0
+        func add(_ range: Range<Int>) -> OpaquePointer? {
+            guard !range.isEmpty, let piece = newNode(CMARK_NODE_TEXT) else { return nil }
+            Self.setLiteral(piece, literal[range])
+            cmark_node_insert_before(node, piece)
+            return piece
+        }
+        for (index, (offset, length)) in pieces.sorted(by: { $0.0 < $1.0 }).enumerated() {
+            _ = add(position..<offset)
+            if let piece = add(offset..<offset + length) { result.append((index, piece)) }
+            position = offset + length
+        }
+        _ = add(position..<literal.count)
+        cmark_node_free(node)
+        // (Indices are of the pieces as given: they were given in order.)
+        return result
+    }
+
+    static func setLiteral(_ node: OpaquePointer, _ bytes: some Collection<UInt8>) {
+        var text = Array(bytes)
+        text.append(0)
+        text.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { _ = cmark_node_set_literal(node, $0.baseAddress) }
+        }
+    }
+}
+
+// MARK: - Tags
+
+/// What a node made here is, kept in the node's user data so that the plain-text writer
+/// and the link rewriter can tell (cmark's own nodes carry none).
+enum NodeTag: Equatable {
+    case table
+    case headerRow
+    case row
+    case cell(TableAlignment?)
+    case taskOpen
+    case taskDone
+    /// Blocks moved in from the cells' document: their source positions are its lines.
+    case elsewhere
+
+    init?(of node: OpaquePointer) {
+        guard let data = cmark_node_get_user_data(node) else { return nil }
+        switch Int(bitPattern: data) {
+        case 1: self = .table
+        case 2: self = .headerRow
+        case 3: self = .row
+        case 4: self = .cell(nil)
+        case 5: self = .cell(.left)
+        case 6: self = .cell(.center)
+        case 7: self = .cell(.right)
+        case 8: self = .taskOpen
+        case 9: self = .taskDone
+        case 10: self = .elsewhere
+        default: return nil
+        }
+    }
+
+    private var code: Int {
+        switch self {
+        case .table: 1
+        case .headerRow: 2
+        case .row: 3
+        case .cell(nil): 4
+        case .cell(.left): 5
+        case .cell(.center): 6
+        case .cell(.right): 7
+        case .taskOpen: 8
+        case .taskDone: 9
+        case .elsewhere: 10
+        }
+    }
+
+    func set(on node: OpaquePointer) {
+        cmark_node_set_user_data(node, UnsafeMutableRawPointer(bitPattern: code))
+    }
+
+    /// Whether the node's inline content came from the cells' document.
+    var isElsewhere: Bool {
+        switch self {
+        case .elsewhere, .cell: true
+        default: false
+        }
+    }
+}
+
+/// A table column's alignment, as its delimiter row gives it (`:--`, `:-:`, `--:`).
+enum TableAlignment: String {
+    case left, center, right
+}
+
+/// Where a line of the cells' document comes from: a source line, and what to add to a
+/// column there to get the source's.
+struct LineOrigin {
+    let line: Int32
+    let columnShift: Int32
+}
+
+// MARK: - Source lines
+
+/// The parsed text by lines, and the cheap tests that let most documents skip an extension.
+struct SourceLines {
+    let bytes: ArraySlice<UInt8>
+    private let starts: [Int]
+
+    init(_ bytes: ArraySlice<UInt8>) {
+        self.bytes = bytes
+        var starts = [bytes.startIndex]
+        var index = bytes.startIndex
+        while let found = bytes[index...].firstIndex(of: .lineFeed) {
+            index = found + 1
+            starts.append(index)
+        }
+        self.starts = starts
+    }
+
+    /// Line `number` (1-based) without its line break; empty past the end.
+    func line(_ number: Int) -> ArraySlice<UInt8> {
+        guard number >= 1, number <= starts.count else { return bytes[bytes.endIndex...] }
+        let end = number < starts.count ? starts[number] - 1 : bytes.endIndex
+        return bytes[starts[number - 1]..<max(end, starts[number - 1])]
+    }
+
+    /// The index just past the line holding `index` (its line break excluded).
+    func lineEnd(containing index: Int) -> Int {
+        var low = 0
+        var high = starts.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if starts[middle] <= index { low = middle } else { high = middle - 1 }
+        }
+        return line(low + 1).endIndex
+    }
+
+    func contains(_ text: String) -> Bool {
+        bytes.firstRange(of: Array(text.utf8)) != nil
+    }
+
+    /// Whether some line may be a table's delimiter row.
+    var mayHoldTables: Bool {
+        bytes.contains(UInt8(ascii: "|")) && starts.indices.contains { hasDelimiterRow(in: ($0 + 1)...($0 + 1)) }
+    }
+
+    var mayHoldAutolinks: Bool {
+        contains("www.") || contains("://") || bytes.contains(UInt8(ascii: "@"))
+    }
+
+    /// Whether a line in `lines` is a delimiter row once container markers are set aside.
+    func hasDelimiterRow(in lines: ClosedRange<Int>) -> Bool {
+        lines.contains { number in
+            var content = line(number)
+            while let first = content.first, first == .space || first == .tab || first == UInt8(ascii: ">") {
+                content = content.dropFirst()
+            }
+            return TableSource.alignments(ofDelimiterRow: content) != nil
+        }
+    }
+
+    /// The source bytes of a node on one line, by its source position; nil if it has none.
+    func slice(of node: OpaquePointer) -> ArraySlice<UInt8>? {
+        let number = Int(cmark_node_get_start_line(node))
+        guard number >= 1, number == Int(cmark_node_get_end_line(node)) else { return nil }
+        let text = line(number)
+        let start = text.startIndex + Int(cmark_node_get_start_column(node)) - 1
+        let end = text.startIndex + Int(cmark_node_get_end_column(node))
+        guard start >= text.startIndex, start < end, end <= text.endIndex else { return nil }
+        return text[start..<end]
+    }
+
+    /// Whether the node is the first inline content of its line.
+    func startsLine(_ node: OpaquePointer) -> Bool {
+        if let previous = cmark_node_previous(node) {
+            let type = cmark_node_get_type(previous)
+            return type == CMARK_NODE_SOFTBREAK || type == CMARK_NODE_LINEBREAK
+        }
+        guard let parent = cmark_node_parent(node) else { return true }
+        switch cmark_node_get_type(parent) {
+        case CMARK_NODE_PARAGRAPH, CMARK_NODE_HEADING, CMARK_NODE_CUSTOM_INLINE: return true
+        default: return false
+        }
+    }
+
+    /// The character that ends just before `index` (a line break at the start of a line).
+    func scalar(before index: Int, in all: ArraySlice<UInt8>) -> Unicode.Scalar {
+        guard index > all.startIndex, all[index - 1] != .lineFeed else { return "\n" }
+        var start = index - 1
+        while start > all.startIndex, all[start] & 0xC0 == 0x80, index - start < 4 { start -= 1 }
+        return Self.decode(all[start..<index]) ?? "a"
+    }
+
+    /// The character that starts at `index` (a line break at `lineEnd`).
+    func scalar(at index: Int, in all: ArraySlice<UInt8>, lineEnd: Int) -> Unicode.Scalar {
+        guard index < lineEnd else { return "\n" }
+        var end = index + 1
+        while end < lineEnd, all[end] & 0xC0 == 0x80, end - index < 4 { end += 1 }
+        return Self.decode(all[index..<end]) ?? "a"
+    }
+
+    private static func decode(_ bytes: ArraySlice<UInt8>) -> Unicode.Scalar? {
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        if case .scalarValue(let scalar) = decoder.decode(&iterator) { return scalar }
+        return nil
+    }
+
+    /// The lines that may define link references (`[label]: destination`, after container
+    /// markers), with a following line that may hold the title: cells are parsed apart from
+    /// the document, with these definitions.
+    func referenceDefinitionLines() -> [ArraySlice<UInt8>] {
+        guard contains("]:") else { return [] }
+        var found: [ArraySlice<UInt8>] = []
+        for number in 1...starts.count {
+            var content = line(number)
+            while let first = content.first, first == .space || first == .tab || first == UInt8(ascii: ">") {
+                content = content.dropFirst()
+            }
+            guard content.first == UInt8(ascii: "["), content.firstRange(of: Array("]:".utf8)) != nil else { continue }
+            found.append(content)
+            var next = line(number + 1)
+            while let first = next.first, first == .space || first == .tab || first == UInt8(ascii: ">") { next = next.dropFirst() }
+            if let first = next.first, first == .quote || first == UInt8(ascii: "'") || first == UInt8(ascii: "(") {
+                found.append(next)
+            }
+            found.append([])
+        }
+        return found
+    }
+}
+
+// MARK: - Flanking
+
+/// CommonMark's flanking rules for a delimiter run, from the characters around it.
+enum Flanking {
+    static func of(before: Unicode.Scalar, after: Unicode.Scalar) -> (left: Bool, right: Bool) {
+        let left = !isSpace(after) && (!isPunctuation(after) || isSpace(before) || isPunctuation(before))
+        let right = !isSpace(before) && (!isPunctuation(before) || isSpace(after) || isPunctuation(after))
+        return (left, right)
+    }
+
+    static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09, 0x0A, 0x0C, 0x0D, 0x20: return true
+        default: return scalar.properties.generalCategory == .spaceSeparator
+        }
+    }
+
+    static func isPunctuation(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isASCII { return UInt8(scalar.value).isASCIIPunctuation }
+        switch scalar.properties.generalCategory {
+        case .connectorPunctuation, .dashPunctuation, .closePunctuation, .finalPunctuation, .initialPunctuation,
+            .otherPunctuation, .openPunctuation:
+            return true
+        default:
+            return false
+        }
+    }
+}

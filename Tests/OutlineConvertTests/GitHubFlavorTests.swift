@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+
+@testable import OutlineConvert
+
+/// docs/formats.md, Markdown: GitHub Flavored Markdown by default, strict CommonMark on
+/// request. (Rendering is compared with `cmark-gfm` on every spec example by
+/// Tests/oracle/test_gfm_spec.py; these are the rules the oracle cannot see.)
+@Suite struct GitHubFlavorTests {
+    let table = """
+        Prices:
+
+        | Item | Price | Note |
+        | :--- | ----: | :--: |
+        | Tea | 3 | `hot` |
+        | Cake with cream | 12 | ~~old~~ new |
+        """
+
+    private func html(_ text: String, _ configure: (inout ConversionOptions) -> Void = { _ in }) throws -> String {
+        try Support.convert(text) {
+            $0.html.fragment = true
+            configure(&$0)
+        }.output
+    }
+
+    @Test func aTableRendersAsATableAfterTheParagraphBeforeIt() throws {
+        #expect(
+            try html(table) == """
+                <p>Prices:</p>
+                <table>
+                <thead>
+                <tr>
+                <th align="left">Item</th>
+                <th align="right">Price</th>
+                <th align="center">Note</th>
+                </tr>
+                </thead>
+                <tbody>
+                <tr>
+                <td align="left">Tea</td>
+                <td align="right">3</td>
+                <td align="center"><code>hot</code></td>
+                </tr>
+                <tr>
+                <td align="left">Cake with cream</td>
+                <td align="right">12</td>
+                <td align="center"><del>old</del> new</td>
+                </tr>
+                </tbody>
+                </table>
+
+                """)
+    }
+
+    @Test func strictCommonMarkKeepsTheTableAsAParagraph() throws {
+        let output = try html(table) { $0.from = InputFormat(name: "commonmark") }
+        #expect(!output.contains("<table>"))
+        #expect(output.contains("<p>| Item | Price | Note |"))
+        #expect(output.contains("~~old~~"))
+    }
+
+    @Test func plainTextAlignsATablesColumns() throws {
+        let text = try Support.convert("# Prices\n" + table) { $0.to = .text }.output
+        #expect(
+            text == """
+                ▾ Prices
+                  Prices:
+
+                  Item             Price   Note
+                  ---------------  -----  -------
+                  Tea                  3    hot
+                  Cake with cream     12  old new
+
+                """)
+    }
+
+    @Test func taskItemsAreCheckboxesAndShowTheirStateAsText() throws {
+        let markdown = "# Tasks\n- [ ] write\n- [x] test\n- [y] not a task\n"
+        let output = try html(markdown)
+        #expect(output.contains(#"<li><input type="checkbox" disabled="" /> write</li>"#))
+        #expect(output.contains(#"<li><input type="checkbox" checked="" disabled="" /> test</li>"#))
+        #expect(output.contains("<li>[y] not a task</li>"))
+        let text = try Support.convert(markdown) { $0.to = .text }.output
+        #expect(text.contains("• [ ] write\n  • [x] test\n  • [y] not a task"))
+    }
+
+    @Test func autolinksAndTheirTrailingPunctuation() throws {
+        let output = try html("See www.example.com/a_(b)), https://x.org/?q=1. or me@example.com.\n")
+        #expect(
+            output == """
+                <p>See <a href="http://www.example.com/a_(b)">www.example.com/a_(b)</a>), \
+                <a href="https://x.org/?q=1">https://x.org/?q=1</a>. or <a href="mailto:me@example.com">me@example.com</a>.</p>
+
+                """)
+    }
+
+    @Test func theTagFilterEscapesOnlyItsTagsAndOnlyUnsafeShowsThem() throws {
+        let markdown = "<div><script>x()</script><b>ok</b></div>\n"
+        #expect(try html(markdown) { $0.html.unsafe = true } == "<div>&lt;script>x()&lt;/script><b>ok</b></div>\n")
+        #expect(try html(markdown) == "<!-- raw HTML omitted -->\n")
+    }
+
+    @Test func aCellsLinkIsRewrittenAndCheckedAtItsPlaceInTheSource() throws {
+        let folder = try Support.temporaryDirectory()
+        defer { Support.remove(folder) }
+        try Support.write(
+            "# Page\n\n| a | b |\n|---|---|\n| x | see [bad](missing.md) and [good](other.md) |\n", to: folder.appending(path: "page.md"))
+        try Support.write("# Other\n", to: folder.appending(path: "other.md"))
+        let result = try Support.tool(folder.path, "-o", folder.appending(path: "site").path)
+        #expect(result.stderr.contains("page.md:5:11: warning: no file 'missing.md'"))
+        let page = try Support.read(folder.appending(path: "site/page.html"))
+        #expect(page.contains(#"<td>see <a href="missing.md">bad</a> and <a href="other.html">good</a></td>"#))
+    }
+
+    @Test func shapesThatAreNotTablesStayText() throws {
+        // A header whose cells do not match the delimiter row; a delimiter row alone.
+        let output = try html("| a | b |\n| - |\n\n| --- |\n")
+        #expect(output == "<p>| a | b |\n| - |</p>\n<p>| --- |</p>\n")
+    }
+
+    @Test func aWideShortTableIsBoundedNotHuge() throws {
+        // 2,000 columns and 2,000 one-cell rows would fill in four million cells: cmark-gfm's
+        // limit ends the table, and the remaining rows stay text.
+        let columns = 2_000
+        let header = "|" + String(repeating: " a |", count: columns) + "\n|" + String(repeating: "-|", count: columns) + "\n"
+        let rows = String(repeating: "| x\n", count: 2_000)
+        let output = try html(header + rows)
+        // (cmark-gfm 0.29.0.gfm.6, which has no such limit yet, makes all 2,000 rows.)
+        #expect(output.hasPrefix("<table>"))
+        let rowsMade = output.components(separatedBy: "<tr>").count - 2
+        #expect(rowsMade == 0x80000 / (columns - 1))
+        #expect(output.hasSuffix("</table>\n<p>| x\n" + String(repeating: "| x\n", count: 2_000 - rowsMade - 2) + "| x</p>\n"))
+    }
+}
