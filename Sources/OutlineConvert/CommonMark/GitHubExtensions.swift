@@ -1,4 +1,9 @@
 internal import CCmark
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// How Markdown is read: GitHub Flavored Markdown (cmark's CommonMark plus GitHub's tables,
 /// task lists, strikethrough, extended autolinks and tag filter), or strict CommonMark.
@@ -32,52 +37,70 @@ struct GitHubExtensions {
     func apply(to root: OpaquePointer) -> [LineOrigin] {
         var origins: [LineOrigin] = []
         if source.mayHoldTables { origins = makeTables(under: root) }
-        applyInlineExtensions(under: root, source: source)
+        applyInlineExtensions(under: root, source: source, skipsElsewhere: !origins.isEmpty)
         return origins
     }
 
     // MARK: - Inline extensions
 
     /// Strikethrough, autolinks, task items and the tag filter, on the tree under `root`
-    /// whose source positions are into `source`. Nodes tagged as coming from elsewhere
-    /// have been through this already.
-    private func applyInlineExtensions(under root: OpaquePointer, source: SourceLines) {
+    /// whose source positions are into `source`, in one walk of the tree. Nodes tagged as
+    /// coming from elsewhere have been through this already.
+    private func applyInlineExtensions(under root: OpaquePointer, source: SourceLines, skipsElsewhere: Bool = false) {
+        let tildes = source.bytes.firstIndex(ofByte: UInt8(ascii: "~")) != nil
+        let tasks = source.bytes.firstIndex(ofByte: UInt8(ascii: "]")) != nil
+        let links = source.mayHoldAutolinks
+        var found = collect(under: root, tildes: tildes, tasks: tasks, links: links, skipsElsewhere: skipsElsewhere)
+        var struck = false
+        for container in found.containers { struck = strikethrough(in: container, source: source) || struck }
+        // (Strikethrough replaced text nodes: find the autolinks' again.)
+        if struck && links { found.texts = collect(under: root, tildes: false, tasks: false, links: true, skipsElsewhere: skipsElsewhere).texts }
+        for item in found.items { makeTask(item, source: source) }
+        for node in found.html { TagFilter.filter(node) }
+        for text in found.texts { makeAutolinks(in: text) }
+    }
+
+    /// What the inline extensions work on: the parents of text with tildes, list items, raw
+    /// HTML, and text that may hold an autolink (outside links).
+    private struct Found {
         var containers: [OpaquePointer] = []
         var items: [OpaquePointer] = []
         var html: [OpaquePointer] = []
-        let tildes = source.contains("~")
-        let tasks = source.contains("]")
+        var texts: [OpaquePointer] = []
+    }
+
+    private func collect(under root: OpaquePointer, tildes: Bool, tasks: Bool, links: Bool, skipsElsewhere: Bool) -> Found {
+        var found = Found()
         var skipping: OpaquePointer?
+        var linkDepth = 0
         CommonMarkDocument.walk(root) { node, entering in
             if let skipped = skipping {
                 if skipped == node && !entering { skipping = nil }
                 return
             }
-            if entering && node != root && NodeTag(of: node) == .elsewhere {
+            if skipsElsewhere && entering && NodeTag(of: node) == .elsewhere {
                 // (A leaf has no exit event: there is nothing under it to skip.)
                 if !CommonMarkDocument.isLeaf(node) { skipping = node }
                 return
             }
-            guard entering else { return }
             switch cmark_node_get_type(node) {
             case CMARK_NODE_TEXT:
-                if tildes, let parent = cmark_node_parent(node), containers.last != parent,
-                    CommonMarkDocument.literalBytes(node).contains(UInt8(ascii: "~"))
-                {
-                    containers.append(parent)
+                guard let literal = cmark_node_get_literal(node) else { return }
+                if tildes, let parent = cmark_node_parent(node), found.containers.last != parent, strchr(literal, 0x7E) != nil {
+                    found.containers.append(parent)
                 }
+                if links && linkDepth == 0 && Autolinks.mayHold(literal) { found.texts.append(node) }
+            case CMARK_NODE_LINK, CMARK_NODE_IMAGE:
+                linkDepth += entering ? 1 : -1
             case CMARK_NODE_ITEM:
-                if tasks { items.append(node) }
+                if tasks && entering { found.items.append(node) }
             case CMARK_NODE_HTML_BLOCK, CMARK_NODE_HTML_INLINE:
-                html.append(node)
+                found.html.append(node)
             default:
                 break
             }
         }
-        for container in containers { strikethrough(in: container, source: source) }
-        for item in items { makeTask(item, source: source) }
-        for node in html { TagFilter.filter(node) }
-        if source.mayHoldAutolinks { makeAutolinks(under: root) }
+        return found
     }
 
     // MARK: - Strikethrough
@@ -94,14 +117,15 @@ struct GitHubExtensions {
     /// Pairs the tilde runs among `container`'s children as cmark-gfm does (a closer takes
     /// the nearest opener of the same length; the runs between are then spent) and wraps
     /// what each pair encloses in `<del>`.
-    private func strikethrough(in container: OpaquePointer, source: SourceLines) {
+    @discardableResult
+    private func strikethrough(in container: OpaquePointer, source: SourceLines) -> Bool {
         var runs: [TildeRun] = []
         var child = cmark_node_first_child(container)
         while let node = child {
             if cmark_node_get_type(node) == CMARK_NODE_TEXT { runs += tildeRuns(in: node, source: source) }
             child = cmark_node_next(node)
         }
-        guard runs.count > 1 else { return }
+        guard runs.count > 1 else { return false }
         // The openers of each length, in order: the nearest of a length is the last.
         var openers: [[Int]] = [[], []]
         var pairs: [(Int, Int)] = []
@@ -114,7 +138,7 @@ struct GitHubExtensions {
             }
             if run.canOpen { openers[same].append(index) }
         }
-        guard !pairs.isEmpty else { return }
+        guard !pairs.isEmpty else { return false }
         // Each paired run becomes a text node of its own, then each pair (inner ones first:
         // they close first) wraps the nodes between its two.
         var cuts: [OpaquePointer: [(offset: Int, length: Int, run: Int)]] = [:]
@@ -140,6 +164,7 @@ struct GitHubExtensions {
             cmark_node_free(open)
             cmark_node_free(close)
         }
+        return true
     }
 
     /// The tilde runs of a text node: only tildes written as such in the source count (an
@@ -252,29 +277,16 @@ struct GitHubExtensions {
     // MARK: - Autolinks
 
     /// Links `www.` addresses, `http://`, `https://` and `ftp://` URLs and e-mail addresses
-    /// in text that is not already inside a link.
-    private func makeAutolinks(under root: OpaquePointer) {
-        var texts: [OpaquePointer] = []
-        var linkDepth = 0
-        CommonMarkDocument.walk(root) { node, entering in
-            switch cmark_node_get_type(node) {
-            case CMARK_NODE_LINK, CMARK_NODE_IMAGE: linkDepth += entering ? 1 : -1
-            case CMARK_NODE_TEXT where entering && linkDepth == 0: texts.append(node)
-            default: break
-            }
-        }
-        for text in texts {
-            let literal = CommonMarkDocument.literalBytes(text)
-            let links = Autolinks.find(in: literal, startsAfterBoundary: Self.followsBoundary(text))
-            guard !links.isEmpty else { continue }
-            var pieces: [(Int, Int)] = []
-            for link in links { pieces.append((link.range.lowerBound, link.range.count)) }
-            for (index, piece) in split(text, at: pieces) {
-                guard let node = newNode(CMARK_NODE_LINK) else { continue }
-                cmark_node_set_url(node, links[index].url)
-                cmark_node_insert_before(piece, node)
-                cmark_node_append_child(node, piece)
-            }
+    /// in a text node (one not inside a link).
+    private func makeAutolinks(in text: OpaquePointer) {
+        let literal = CommonMarkDocument.literalBytes(text)
+        let links = Autolinks.find(in: literal, startsAfterBoundary: Self.followsBoundary(text))
+        guard !links.isEmpty else { return }
+        for (index, piece) in split(text, at: links.map { ($0.range.lowerBound, $0.range.count) }) {
+            guard let node = newNode(CMARK_NODE_LINK) else { continue }
+            cmark_node_set_url(node, links[index].url)
+            cmark_node_insert_before(piece, node)
+            cmark_node_append_child(node, piece)
         }
     }
 
@@ -509,10 +521,12 @@ struct SourceLines {
     init(_ bytes: ArraySlice<UInt8>) {
         self.bytes = bytes
         var starts = [bytes.startIndex]
-        var index = bytes.startIndex
-        while let found = bytes[index...].firstIndex(of: .lineFeed) {
-            index = found + 1
-            starts.append(index)
+        bytes.withUnsafeBufferPointer { buffer in
+            var offset = 0
+            while let found = buffer.firstIndex(ofByte: .lineFeed, from: offset) {
+                offset = found + 1
+                starts.append(bytes.startIndex + offset)
+            }
         }
         self.starts = starts
     }
@@ -535,17 +549,13 @@ struct SourceLines {
         return line(low + 1).endIndex
     }
 
-    func contains(_ text: String) -> Bool {
-        bytes.firstRange(of: Array(text.utf8)) != nil
-    }
-
     /// Whether some line may be a table's delimiter row.
     var mayHoldTables: Bool {
-        bytes.contains(UInt8(ascii: "|")) && starts.indices.contains { hasDelimiterRow(in: ($0 + 1)...($0 + 1)) }
+        bytes.firstIndex(ofByte: UInt8(ascii: "|")) != nil && starts.indices.contains { hasDelimiterRow(in: ($0 + 1)...($0 + 1)) }
     }
 
     var mayHoldAutolinks: Bool {
-        contains("www.") || contains("://") || bytes.contains(UInt8(ascii: "@"))
+        bytes.contains(bytes: "www.") || bytes.contains(bytes: "://") || bytes.firstIndex(ofByte: UInt8(ascii: "@")) != nil
     }
 
     /// Whether a line in `lines` is a delimiter row once container markers are set aside.
@@ -610,7 +620,7 @@ struct SourceLines {
     /// markers), with a following line that may hold the title: cells are parsed apart from
     /// the document, with these definitions.
     func referenceDefinitionLines() -> [ArraySlice<UInt8>] {
-        guard contains("]:") else { return [] }
+        guard bytes.contains(bytes: "]:") else { return [] }
         var found: [ArraySlice<UInt8>] = []
         for number in 1...starts.count {
             var content = line(number)

@@ -1,4 +1,9 @@
 internal import CCmark
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// GFM's extended autolinks, found in the text of a text node as cmark-gfm finds them:
 /// `www.` after a space or `*`, `_`, `~`, `(`; `http://`, `https://` and `ftp://` with a
@@ -7,6 +12,11 @@ enum Autolinks {
     struct Found {
         let range: Range<Int>
         let url: String
+    }
+
+    /// Whether a text (cmark's, NUL-terminated) may hold one: it has `www.`, `://` or `@`.
+    static func mayHold(_ literal: UnsafePointer<CChar>) -> Bool {
+        strchr(literal, 0x40) != nil || strstr(literal, "://") != nil || strstr(literal, "www.") != nil
     }
 
     /// The links in `text`, in order. `startsAfterBoundary` says whether a `www.` at its very

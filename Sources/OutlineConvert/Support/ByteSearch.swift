@@ -20,3 +20,21 @@ extension ArraySlice<UInt8> {
         withUnsafeBufferPointer { buffer in buffer.firstIndex(ofByte: byte).map { startIndex + $0 } }
     }
 }
+
+extension ArraySlice<UInt8> {
+    /// Whether `text` occurs in the bytes (memchr for its first byte, then a comparison).
+    func contains(bytes text: String) -> Bool {
+        let pattern = Array(text.utf8)
+        guard let first = pattern.first else { return true }
+        return withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return false }
+            var start = 0
+            while let found = buffer.firstIndex(ofByte: first, from: start) {
+                guard found + pattern.count <= buffer.count else { return false }
+                if memcmp(base + found, pattern, pattern.count) == 0 { return true }
+                start = found + 1
+            }
+            return false
+        }
+    }
+}
