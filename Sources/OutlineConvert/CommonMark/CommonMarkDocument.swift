@@ -59,16 +59,7 @@ final class CommonMarkDocument {
         let memory = NodeArena.memory(of: arena)
         self.arena = arena
         // cmark returns NULL only when out of memory.
-        let parsed = NodeArena.run(in: arena) {
-            bytes.withUnsafeBufferPointer { buffer in
-                buffer.withMemoryRebound(to: CChar.self) { text -> OpaquePointer? in
-                    guard let parser = cmark_parser_new_with_mem(CMARK_OPT_SOURCEPOS, memory) else { return nil }
-                    defer { cmark_parser_free(parser) }
-                    if let start = text.baseAddress { cmark_parser_feed(parser, start, text.count) }
-                    return cmark_parser_finish(parser)
-                }
-            }
-        }
+        let parsed = NodeArena.run(in: arena) { Self.tree(of: bytes, memory: memory) }
         guard let parsed else { fatalError("cmark could not allocate a document") }
         root = parsed
         if flavor == .gitHub {
@@ -77,6 +68,19 @@ final class CommonMarkDocument {
         var headings = 0
         blockNodes = NodeArena.run(in: arena) { Self.groupingBodies(of: parsed, memory: memory, headings: &headings) }
         headingsAreDense = headings > bytes.count / Self.denseHeadingBytes
+    }
+
+    /// cmark's tree of UTF-8 `bytes`, with source positions, its nodes from `memory` (the
+    /// caller frees it); nil only when cmark is out of memory.
+    static func tree(of bytes: ArraySlice<UInt8>, memory: UnsafeMutablePointer<cmark_mem>) -> OpaquePointer? {
+        bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { text -> OpaquePointer? in
+                guard let parser = cmark_parser_new_with_mem(CMARK_OPT_SOURCEPOS, memory) else { return nil }
+                defer { cmark_parser_free(parser) }
+                if let start = text.baseAddress { cmark_parser_feed(parser, start, text.count) }
+                return cmark_parser_finish(parser)
+            }
+        }
     }
 
     /// The allocator of the tree's nodes (and of what cmark allocates for them later).

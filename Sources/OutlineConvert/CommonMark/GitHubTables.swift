@@ -280,13 +280,6 @@ struct CellDocument {
 
     /// The parsed document (the caller frees it), its nodes from `memory`.
     func parse(memory: UnsafeMutablePointer<cmark_mem>) -> OpaquePointer? {
-        text.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { bytes -> OpaquePointer? in
-                guard let parser = cmark_parser_new_with_mem(CMARK_OPT_SOURCEPOS, memory) else { return nil }
-                defer { cmark_parser_free(parser) }
-                if let start = bytes.baseAddress { cmark_parser_feed(parser, start, bytes.count) }
-                return cmark_parser_finish(parser)
-            }
-        }
+        CommonMarkDocument.tree(of: text[...], memory: memory)
     }
 }
