@@ -84,6 +84,11 @@ import Testing
         #expect(text.contains("• [ ] write\n  • [x] test\n  • [y] not a task"))
     }
 
+    @Test func strikethroughNestsInsideOneRunOfText() throws {
+        // The inner pair closes first, so its runs are cut before the outer pair's.
+        #expect(try html("~~a ~b~ c~~ and ~d~\n") == "<p><del>a <del>b</del> c</del> and <del>d</del></p>\n")
+    }
+
     @Test func autolinksAndTheirTrailingPunctuation() throws {
         let output = try html("See www.example.com/a_(b)), https://x.org/?q=1. or me@example.com.\n")
         #expect(
@@ -110,6 +115,38 @@ import Testing
         #expect(result.stderr.contains("page.md:5:11: warning: no file 'missing.md'"))
         let page = try Support.read(folder.appending(path: "site/page.html"))
         #expect(page.contains(#"<td>see <a href="missing.md">bad</a> and <a href="other.html">good</a></td>"#))
+    }
+
+    @Test func aSetextHeadingStaysAHeadingInADocumentWithTables() throws {
+        let outline = try Support.outline("a | b\n-- | --\n\nTitle\n-----\n\nbody\n")
+        #expect(outline.nodes.map(\.title) == ["Title"])
+    }
+
+    @Test func aRuleRightAfterATableIsARuleNotAnUnderline() throws {
+        // cmark alone reads the paragraph as a setext heading; GitHub reads a table and a rule.
+        let outline = try Support.outline("# T\nintro\n| a |\n|---|\n| x |\n---\nafter\n")
+        #expect(outline.nodes.map(\.title) == ["T"])
+        let output = try html("intro\n| a |\n|---|\n| x |\n---\nafter\n")
+        #expect(output.hasPrefix("<p>intro</p>\n<table>\n"))
+        #expect(output.hasSuffix("</table>\n<hr />\n<p>after</p>\n"))
+    }
+
+    @Test func aTableWithoutPipesAndOneAfterALineThatEndsATable() throws {
+        #expect(try html("x\n:--\n") == "<table>\n<thead>\n<tr>\n<th align=\"left\">x</th>\n</tr>\n</thead>\n</table>\n")
+        // `\tcode` ends the first table (it is code there); the second is found in what follows.
+        let output = try html("| a |\n|---|\n\tcode\n| b |\n|---|\n| c |\n")
+        #expect(output.components(separatedBy: "<table>").count == 3)
+        #expect(output.contains("<pre><code>code\n</code></pre>"))
+    }
+
+    @Test func aLinkAfterAMovedCodeBlockIsPlacedInTheSource() throws {
+        let folder = try Support.temporaryDirectory()
+        defer { Support.remove(folder) }
+        let page = "# Page\n\n| a |\n|---|\n    code\n| [x](gone.md) |\n|---|\n\n[y](lost.md)\n"
+        try Support.write(page, to: folder.appending(path: "page.md"))
+        let result = try Support.tool(folder.path, "-o", folder.appending(path: "site").path)
+        #expect(result.stderr.contains("page.md:6:3: warning: no file 'gone.md'"))
+        #expect(result.stderr.contains("page.md:9:1: warning: no file 'lost.md'"))
     }
 
     @Test func shapesThatAreNotTablesStayText() throws {

@@ -42,9 +42,9 @@ final class CommonMarkDocument {
     /// link can be placed exactly; not for bodies of another format parsed together.
     var sourceLines = true
 
-    /// For blocks moved in from the document the table cells were parsed in, where each of
-    /// its lines is in the source (see `NodeTag.elsewhere`).
-    private var elsewhere: [LineOrigin] = []
+    /// For tables and the blocks moved in from the documents table cells were parsed in,
+    /// where each line of each of those is in the source (see `NodeTag.level`).
+    private var moved: [[LineOrigin]] = []
 
     /// Parses `text` with source positions.
     convenience init(parsing text: String, flavor: MarkdownFlavor = .gitHub) {
@@ -63,7 +63,7 @@ final class CommonMarkDocument {
         guard let parsed else { fatalError("cmark could not allocate a document") }
         root = parsed
         if flavor == .gitHub {
-            elsewhere = NodeArena.run(in: arena) { GitHubExtensions(source: bytes, memory: memory).apply(to: parsed) }
+            moved = NodeArena.run(in: arena) { GitHubExtensions(source: bytes, memory: memory).apply(to: parsed) }
         }
         var headings = 0
         blockNodes = NodeArena.run(in: arena) { Self.groupingBodies(of: parsed, memory: memory, headings: &headings) }
@@ -222,17 +222,19 @@ final class CommonMarkDocument {
     /// Code spans and code blocks hold no links, so their text is never touched.
     func rewriteLinks(ofBlocks range: Range<Int>, _ rewrite: (String, Int, Int) -> String?) {
         for case let block? in blockNodes[range] {
-            // Inside nodes from the cells' document, positions are that document's.
-            var elsewhereDepth = 0
+            // Inside a table or a block moved in from a cells' document, positions are that
+            // document's: the innermost such node says which. (A leaf holds no link.)
+            var levels: [(node: OpaquePointer, level: Int)] = []
             Self.walk(block) { node, entering in
                 let type = cmark_node_get_type(node)
-                if NodeTag(of: node)?.isElsewhere == true { elsewhereDepth += entering ? 1 : -1 }
+                if !entering, levels.last?.node == node { levels.removeLast() }
+                if entering, !Self.isLeaf(node), let level = NodeTag(of: node)?.level { levels.append((node, level)) }
                 guard entering, type == CMARK_NODE_LINK || type == CMARK_NODE_IMAGE else { return }
                 let url = cmark_node_get_url(node).map { String(cString: $0) } ?? ""
                 var line = Int(cmark_node_get_start_line(node))
                 var column = Int(cmark_node_get_start_column(node))
-                if elsewhereDepth > 0 {
-                    let origin = line >= 1 && line <= elsewhere.count ? elsewhere[line - 1] : LineOrigin(line: 0, columnShift: 0)
+                if let level = levels.last?.level {
+                    let origin = LineOrigin.of(line: line, level: level, in: moved)
                     line = Int(origin.line)
                     column = max(column + Int(origin.columnShift), 1)
                 }

@@ -28,33 +28,41 @@ struct GitHubExtensions {
     private let memory: UnsafeMutablePointer<cmark_mem>
 
     init(source bytes: ArraySlice<UInt8>, memory: UnsafeMutablePointer<cmark_mem>) {
-        self.source = SourceLines(bytes)
+        self.init(source: SourceLines(bytes), memory: memory)
+    }
+
+    private init(source: SourceLines, memory: UnsafeMutablePointer<cmark_mem>) {
+        self.source = source
         self.memory = memory
     }
 
     /// Applies the extensions to the tree under `root`. Returns, for the nodes that came from
-    /// the cells' document, where each of its lines is in the source (see `NodeTag.elsewhere`).
-    func apply(to root: OpaquePointer) -> [LineOrigin] {
-        var origins: [LineOrigin] = []
-        if source.mayHoldTables { origins = makeTables(under: root) }
-        applyInlineExtensions(under: root, source: source, skipsElsewhere: !origins.isEmpty)
+    /// the cells' documents, where each line of each is in the source (see `NodeTag.level`).
+    func apply(to root: OpaquePointer) -> [[LineOrigin]] {
+        var origins: [[LineOrigin]] = []
+        if source.mayHoldTables { origins = makeTables(under: root, depth: 0) }
+        applyInlineExtensions(under: root, source: source, skipsMoved: !origins.isEmpty)
         return origins
     }
+
+    /// How deep tables are looked for in the lines after a table (each depth is one more
+    /// parse of what is left of a paragraph).
+    private static let maxTableDepth = 8
 
     // MARK: - Inline extensions
 
     /// Strikethrough, autolinks, task items and the tag filter, on the tree under `root`
-    /// whose source positions are into `source`, in one walk of the tree. Nodes tagged as
-    /// coming from elsewhere have been through this already.
-    private func applyInlineExtensions(under root: OpaquePointer, source: SourceLines, skipsElsewhere: Bool = false) {
+    /// whose source positions are into `source`, in one walk of the tree. Tables and blocks
+    /// moved in from a cells' document have been through this already.
+    private func applyInlineExtensions(under root: OpaquePointer, source: SourceLines, skipsMoved: Bool) {
         let tildes = source.bytes.firstIndex(ofByte: UInt8(ascii: "~")) != nil
         let tasks = source.bytes.firstIndex(ofByte: UInt8(ascii: "]")) != nil
         let links = source.mayHoldAutolinks
-        var found = collect(under: root, tildes: tildes, tasks: tasks, links: links, skipsElsewhere: skipsElsewhere)
+        var found = collect(under: root, tildes: tildes, tasks: tasks, links: links, skipsMoved: skipsMoved)
         var struck = false
         for container in found.containers { struck = strikethrough(in: container, source: source) || struck }
         // (Strikethrough replaced text nodes: find the autolinks' again.)
-        if struck && links { found.texts = collect(under: root, tildes: false, tasks: false, links: true, skipsElsewhere: skipsElsewhere).texts }
+        if struck && links { found.texts = collect(under: root, tildes: false, tasks: false, links: true, skipsMoved: skipsMoved).texts }
         for item in found.items { makeTask(item, source: source) }
         for node in found.html { TagFilter.filter(node) }
         for text in found.texts { makeAutolinks(in: text) }
@@ -69,7 +77,7 @@ struct GitHubExtensions {
         var texts: [OpaquePointer] = []
     }
 
-    private func collect(under root: OpaquePointer, tildes: Bool, tasks: Bool, links: Bool, skipsElsewhere: Bool) -> Found {
+    private func collect(under root: OpaquePointer, tildes: Bool, tasks: Bool, links: Bool, skipsMoved: Bool) -> Found {
         var found = Found()
         var skipping: OpaquePointer?
         var linkDepth = 0
@@ -78,7 +86,7 @@ struct GitHubExtensions {
                 if skipped == node && !entering { skipping = nil }
                 return
             }
-            if skipsElsewhere && entering && NodeTag(of: node) == .elsewhere {
+            if skipsMoved && entering && NodeTag(of: node)?.level != nil {
                 // (A leaf has no exit event: there is nothing under it to skip.)
                 if !CommonMarkDocument.isLeaf(node) { skipping = node }
                 return
@@ -305,8 +313,9 @@ struct GitHubExtensions {
     // MARK: - Tables
 
     /// Turns each paragraph that holds a GFM table into the paragraph before it (if any),
-    /// the table, and the blocks after it (lines a table cannot hold).
-    private func makeTables(under root: OpaquePointer) -> [LineOrigin] {
+    /// the table, and the blocks after it (lines a table cannot hold). A setext heading whose
+    /// text holds a table is one too: its underline is a line after the table.
+    private func makeTables(under root: OpaquePointer, depth: Int) -> [[LineOrigin]] {
         var found: [(paragraph: OpaquePointer, table: TableSource)] = []
         var skipping: OpaquePointer?
         CommonMarkDocument.walk(root) { node, entering in
@@ -315,16 +324,17 @@ struct GitHubExtensions {
                 return
             }
             let type = cmark_node_get_type(node)
-            guard entering, type == CMARK_NODE_PARAGRAPH else {
-                // (Inline content holds no paragraph.)
-                if entering && type == CMARK_NODE_HEADING { skipping = node }
-                return
-            }
+            // (Inline content holds no paragraph.)
+            guard entering, type == CMARK_NODE_PARAGRAPH || type == CMARK_NODE_HEADING else { return }
             skipping = node
             let start = Int(cmark_node_get_start_line(node))
-            let end = Int(cmark_node_get_end_line(node))
+            var end = Int(cmark_node_get_end_line(node))
+            if type == CMARK_NODE_HEADING {
+                guard let underline = source.setextUnderline(after: start, through: end) else { return }
+                end = underline
+            }
             guard end > start, source.hasDelimiterRow(in: (start + 1)...end),
-                let table = TableSource(paragraph: node, source: source)
+                let table = TableSource(block: node, lastLine: end, source: source)
             else { return }
             found.append((node, table))
         }
@@ -344,30 +354,38 @@ struct GitHubExtensions {
             next = cmark_node_next(block)
         }
         guard fragments.count >= cells.fragmentIsCell.count else { return [] }
+        // The lines after a table are a paragraph again there, which may hold a table.
+        let cellsSource = SourceLines(cells.text[...])
+        var levels = [cells.origins]
+        if depth < Self.maxTableDepth, found.contains(where: { $0.table.after != nil }), cellsSource.mayHoldTables {
+            let inner = GitHubExtensions(source: cellsSource, memory: memory).makeTables(under: document, depth: depth + 1)
+            levels += inner.map { $0.map { $0.through(cells.origins) } }
+        }
         for (quote, isCell) in zip(fragments, cells.fragmentIsCell) where isCell { CellDocument.removeCellPrefix(from: quote) }
-        applyInlineExtensions(under: document, source: SourceLines(cells.text[...]))
+        applyInlineExtensions(under: document, source: cellsSource, skipsMoved: levels.count > 1)
 
         var fragment = fragments.makeIterator()
         for (paragraph, table) in found {
-            if table.before != nil, let quote = fragment.next() { moveBlocks(of: quote, before: paragraph) }
-            if let built = buildTable(table, cells: &fragment) { cmark_node_insert_before(paragraph, built) }
-            if table.after != nil, let quote = fragment.next() { moveBlocks(of: quote, before: paragraph) }
+            if table.before != nil, let quote = fragment.next() { moveBlocks(of: quote, before: paragraph, depth: depth) }
+            if let built = buildTable(table, cells: &fragment, depth: depth) { cmark_node_insert_before(paragraph, built) }
+            if table.after != nil, let quote = fragment.next() { moveBlocks(of: quote, before: paragraph, depth: depth) }
             cmark_node_free(paragraph)
         }
-        return cells.origins
+        return levels
     }
 
-    /// Moves the blocks of a fragment of the cells' document before `anchor`.
-    private func moveBlocks(of quote: OpaquePointer, before anchor: OpaquePointer) {
+    /// Moves the blocks of a fragment of the cells' document before `anchor`. (A block
+    /// already moved in from a deeper one keeps its own tag.)
+    private func moveBlocks(of quote: OpaquePointer, before anchor: OpaquePointer, depth: Int) {
         while let block = cmark_node_first_child(quote) {
             cmark_node_insert_before(anchor, block)
-            NodeTag.elsewhere.set(on: block)
+            if NodeTag(of: block) == nil { NodeTag.moved(level: depth).set(on: block) }
         }
     }
 
     /// The table's nodes, its cells' inline content taken from the next fragments.
-    private func buildTable(_ table: TableSource, cells fragment: inout IndexingIterator<[OpaquePointer]>) -> OpaquePointer? {
-        guard let node = newNode(CMARK_NODE_CUSTOM_BLOCK, enter: "<table>", exit: "</table>", tag: .table) else { return nil }
+    private func buildTable(_ table: TableSource, cells fragment: inout IndexingIterator<[OpaquePointer]>, depth: Int) -> OpaquePointer? {
+        guard let node = newNode(CMARK_NODE_CUSTOM_BLOCK, enter: "<table>", exit: "</table>", tag: .table(level: depth)) else { return nil }
         func section(_ rows: [[TableSource.Cell]], header: Bool) {
             guard !rows.isEmpty,
                 let part = newNode(CMARK_NODE_CUSTOM_BLOCK, enter: header ? "<thead>" : "<tbody>", exit: header ? "</thead>" : "</tbody>")
@@ -408,8 +426,9 @@ struct GitHubExtensions {
         return node
     }
 
-    /// Splits a text node so that each of `pieces` (offset and length in its text, in order,
-    /// not overlapping) is a text node of its own; returns each piece's index and node.
+    /// Splits a text node so that each of `pieces` (offset and length in its text, in any
+    /// order, not overlapping) is a text node of its own; returns each piece's index in
+    /// `pieces` and its node.
     private func split(_ node: OpaquePointer, at pieces: [(Int, Int)]) -> [(Int, OpaquePointer)] {
         let literal = CommonMarkDocument.literalBytes(node)
         var result: [(Int, OpaquePointer)] = []
@@ -420,14 +439,14 @@ struct GitHubExtensions {
             cmark_node_insert_before(node, piece)
             return piece
         }
-        for (index, (offset, length)) in pieces.sorted(by: { $0.0 < $1.0 }).enumerated() {
+        // (Cut in the text's order; each piece keeps its index in `pieces`.)
+        for (index, (offset, length)) in pieces.enumerated().sorted(by: { $0.element.0 < $1.element.0 }) {
             _ = add(position..<offset)
             if let piece = add(offset..<offset + length) { result.append((index, piece)) }
             position = offset + length
         }
         _ = add(position..<literal.count)
         cmark_node_free(node)
-        // (Indices are of the pieces as given: they were given in order.)
         return result
     }
 
@@ -445,19 +464,31 @@ struct GitHubExtensions {
 /// What a node made here is, kept in the node's user data so that the plain-text writer
 /// and the link rewriter can tell (cmark's own nodes carry none).
 enum NodeTag: Equatable {
-    case table
+    /// A table, whose cells' content came from the cells' document of `level`.
+    case table(level: Int)
     case headerRow
     case row
     case cell(TableAlignment?)
     case taskOpen
     case taskDone
-    /// Blocks moved in from the cells' document: their source positions are its lines.
-    case elsewhere
+    /// A block moved in from the cells' document of `level` (the lines after a table).
+    case moved(level: Int)
+
+    /// For a table or a moved block: which cells' document its positions are lines of (0
+    /// for the one parsed beside the source, 1 for one parsed beside that, …).
+    var level: Int? {
+        switch self {
+        case .table(let level), .moved(let level): level
+        default: nil
+        }
+    }
 
     init?(of node: OpaquePointer) {
         guard let data = cmark_node_get_user_data(node) else { return nil }
-        switch Int(bitPattern: data) {
-        case 1: self = .table
+        let value = Int(bitPattern: data)
+        let level = value >> 4
+        switch value & 15 {
+        case 1: self = .table(level: level)
         case 2: self = .headerRow
         case 3: self = .row
         case 4: self = .cell(nil)
@@ -466,14 +497,14 @@ enum NodeTag: Equatable {
         case 7: self = .cell(.right)
         case 8: self = .taskOpen
         case 9: self = .taskDone
-        case 10: self = .elsewhere
+        case 10: self = .moved(level: level)
         default: return nil
         }
     }
 
     private var code: Int {
         switch self {
-        case .table: 1
+        case .table(let level): 1 | level << 4
         case .headerRow: 2
         case .row: 3
         case .cell(nil): 4
@@ -482,20 +513,12 @@ enum NodeTag: Equatable {
         case .cell(.right): 7
         case .taskOpen: 8
         case .taskDone: 9
-        case .elsewhere: 10
+        case .moved(let level): 10 | level << 4
         }
     }
 
     func set(on node: OpaquePointer) {
         cmark_node_set_user_data(node, UnsafeMutableRawPointer(bitPattern: code))
-    }
-
-    /// Whether the node's inline content came from the cells' document.
-    var isElsewhere: Bool {
-        switch self {
-        case .elsewhere, .cell: true
-        default: false
-        }
     }
 }
 
@@ -509,6 +532,21 @@ enum TableAlignment: String {
 struct LineOrigin {
     let line: Int32
     let columnShift: Int32
+
+    static let none = LineOrigin(line: 0, columnShift: 0)
+
+    /// This origin, for a line of a document whose own lines come from `outer`.
+    func through(_ outer: [LineOrigin]) -> LineOrigin {
+        guard line >= 1, Int(line) <= outer.count else { return .none }
+        let origin = outer[Int(line) - 1]
+        return LineOrigin(line: origin.line, columnShift: origin.columnShift + columnShift)
+    }
+
+    /// Where line `line` of the document of `level` comes from.
+    static func of(line: Int, level: Int, in levels: [[LineOrigin]]) -> LineOrigin {
+        guard level < levels.count, line >= 1, line <= levels[level].count else { return .none }
+        return levels[level][line - 1]
+    }
 }
 
 // MARK: - Source lines
@@ -551,14 +589,34 @@ struct SourceLines {
 
     /// Whether some line may be a table's delimiter row.
     var mayHoldTables: Bool {
-        bytes.firstIndex(ofByte: UInt8(ascii: "|")) != nil && starts.indices.contains { hasDelimiterRow(in: ($0 + 1)...($0 + 1)) }
+        starts.indices.contains { hasDelimiterRow(in: ($0 + 1)...($0 + 1)) }
     }
 
     var mayHoldAutolinks: Bool {
         bytes.contains(bytes: "www.") || bytes.contains(bytes: "://") || bytes.firstIndex(ofByte: UInt8(ascii: "@")) != nil
     }
 
-    /// Whether a line in `lines` is a delimiter row once container markers are set aside.
+    /// The underline of the setext heading that starts on line `start` (cmark reports its
+    /// end on the line after it): the first line of only `=` or only `-` after container
+    /// markers; nil for an ATX heading.
+    func setextUnderline(after start: Int, through end: Int) -> Int? {
+        guard start < end else { return nil }
+        for number in (start + 1)...end {
+            var content = line(number)
+            while let first = content.first, first == .space || first == .tab || first == UInt8(ascii: ">") {
+                content = content.dropFirst()
+            }
+            while let last = content.last, last == .space || last == .tab { content = content.dropLast() }
+            if let mark = content.first, mark == UInt8(ascii: "=") || mark == UInt8(ascii: "-"), content.allSatisfy({ $0 == mark }) {
+                return number
+            }
+        }
+        return nil
+    }
+
+    /// Whether a line in `lines` is a delimiter row once container markers are set aside,
+    /// and one that can stand inside a paragraph: with a `|` or a `:` (a line of dashes
+    /// alone underlines a setext heading).
     func hasDelimiterRow(in lines: ClosedRange<Int>) -> Bool {
         lines.contains { number in
             var content = line(number)
@@ -566,6 +624,7 @@ struct SourceLines {
                 content = content.dropFirst()
             }
             return TableSource.alignments(ofDelimiterRow: content) != nil
+                && content.contains { $0 == UInt8(ascii: "|") || $0 == UInt8(ascii: ":") }
         }
     }
 
@@ -623,9 +682,19 @@ struct SourceLines {
         guard bytes.contains(bytes: "]:") else { return [] }
         var found: [ArraySlice<UInt8>] = []
         for number in 1...starts.count {
+            // (After block quote markers and list markers: `1. [x]: /url` defines `x`.)
             var content = line(number)
-            while let first = content.first, first == .space || first == .tab || first == UInt8(ascii: ">") {
-                content = content.dropFirst()
+            while true {
+                content = content.drop { $0 == .space || $0 == .tab || $0 == UInt8(ascii: ">") }
+                let digits = content.prefix { $0.isASCIIDigit }.count
+                let marker = content.dropFirst(digits).first
+                let isMarker =
+                    digits > 0
+                    ? marker == UInt8(ascii: ".") || marker == UInt8(ascii: ")")
+                    : marker == UInt8(ascii: "-") || marker == UInt8(ascii: "*") || marker == UInt8(ascii: "+")
+                let after = content.dropFirst(digits + 1).first
+                guard isMarker, after == .space || after == .tab else { break }
+                content = content.dropFirst(digits + 1)
             }
             guard content.first == UInt8(ascii: "["), content.firstRange(of: Array("]:".utf8)) != nil else { continue }
             found.append(content)

@@ -1,18 +1,20 @@
 internal import CCmark
 
-/// A paragraph, as cmark read it, that holds a GFM table: its source lines (container
-/// markers set aside) split into the text before the header row, the header's cells, the
-/// alignments of the delimiter row, the body rows' cells, and the lines after the table
-/// that a table cannot hold (they are read as blocks again).
+/// A paragraph, as cmark read it, that holds a GFM table (or a setext heading whose text
+/// does: cmark reads the line after a table as its underline when it is `---`): its source
+/// lines (container markers set aside) split into the text before the header row, the
+/// header's cells, the alignments of the delimiter row, the body rows' cells, and the lines
+/// after the table that a table cannot hold (they are read as blocks again).
 struct TableSource {
     /// A line of the paragraph: its text after the container markers and the indent,
-    /// the same with the indent (for lines read as blocks again), and where it starts.
+    /// the same with the indent as spaces (for lines read as blocks again), and where it
+    /// starts.
     struct Line {
         let number: Int
         /// Where the source line starts.
         let lineStart: Int
         let content: ArraySlice<UInt8>
-        let rest: ArraySlice<UInt8>
+        let rest: [UInt8]
         /// A lazy continuation line (it lacks its container's markers or indent).
         let lazy: Bool
         /// Indented four columns or more past its container's content.
@@ -36,10 +38,11 @@ struct TableSource {
     /// must not make a huge table).
     private static let maxFilledCells = 0x80000
 
-    init?(paragraph: OpaquePointer, source: SourceLines) {
+    /// The table in `block` (a paragraph, or a setext heading whose underline is `lastLine`).
+    init?(block: OpaquePointer, lastLine: Int, source: SourceLines) {
         var quotes = 0
         var inItem = false
-        var parent = cmark_node_parent(paragraph)
+        var parent = cmark_node_parent(block)
         while let node = parent {
             switch cmark_node_get_type(node) {
             case CMARK_NODE_BLOCK_QUOTE: quotes += 1
@@ -49,8 +52,10 @@ struct TableSource {
             }
             parent = cmark_node_parent(node)
         }
-        let lines = Self.lines(of: paragraph, source: source, quotes: quotes, inItem: inItem)
-        for delimiter in lines.indices.dropFirst() {
+        let lines = Self.lines(of: block, through: lastLine, source: source, quotes: quotes, inItem: inItem)
+        // (A heading's underline is no delimiter row: cmark-gfm reads a setext heading first.)
+        let isHeading = cmark_node_get_type(block) == CMARK_NODE_HEADING
+        for delimiter in lines.indices.dropFirst().dropLast(isHeading ? 1 : 0) {
             let headerLine = lines[delimiter - 1]
             guard !lines[delimiter].lazy, !lines[delimiter].indented, !headerLine.lazy,
                 let alignments = Self.alignments(ofDelimiterRow: lines[delimiter].content)
@@ -62,6 +67,7 @@ struct TableSource {
             var filled = 0
             while end < lines.count, !Self.endsTable(lines[end]) {
                 let cells = Self.cells(of: lines[end]).prefix(alignments.count)
+                guard !cells.isEmpty else { break }  // (`|` alone is no row: the table ends)
                 filled += alignments.count - cells.count
                 guard filled <= Self.maxFilledCells else { break }
                 rows.append(Array(cells))
@@ -79,31 +85,46 @@ struct TableSource {
 
     /// The paragraph's lines. Each block quote around it takes `>` (and a space) from the
     /// start of a line; inside a list item, a line must be indented as far as the
-    /// paragraph's first line (else it is a lazy continuation).
-    private static func lines(of paragraph: OpaquePointer, source: SourceLines, quotes: Int, inItem: Bool) -> [Line] {
-        let first = Int(cmark_node_get_start_line(paragraph))
-        let last = Int(cmark_node_get_end_line(paragraph))
+    /// paragraph's first line (else it is a lazy continuation). Indents are counted in
+    /// columns, a tab reaching the next multiple of four, as cmark counts them.
+    private static func lines(of block: OpaquePointer, through last: Int, source: SourceLines, quotes: Int, inItem: Bool) -> [Line] {
+        let first = Int(cmark_node_get_start_line(block))
         var lines: [Line] = []
         var base = 0
-        for number in first...last {
+        for number in first...max(first, last) {
             let raw = source.line(number)
             let (afterQuotes, quoted) = strippingQuotes(raw, count: quotes)
+            let textStart = afterQuotes.firstIndex { $0 != .space && $0 != .tab } ?? afterQuotes.endIndex
+            let indent = column(of: textStart, in: raw) - column(of: afterQuotes.startIndex, in: raw)
             if number == first {
-                let start = min(raw.startIndex + Int(cmark_node_get_start_column(paragraph)) - 1, raw.endIndex)
+                let start = min(raw.startIndex + Int(cmark_node_get_start_column(block)) - 1, raw.endIndex)
                 let content = raw[max(start, afterQuotes.startIndex)...]
-                base = inItem ? content.startIndex - afterQuotes.startIndex : 0
-                lines.append(Line(number: number, lineStart: raw.startIndex, content: content, rest: content, lazy: false, indented: false))
+                base = inItem ? column(of: content.startIndex, in: raw) - column(of: afterQuotes.startIndex, in: raw) : 0
+                lines.append(
+                    Line(number: number, lineStart: raw.startIndex, content: content, rest: Array(content), lazy: false, indented: false))
                 continue
             }
-            let indent = afterQuotes.prefix { $0 == .space || $0 == .tab }.count
             let lazy = !quoted || indent < base
-            let rest = lazy ? raw : afterQuotes.dropFirst(base)
+            // A line read again as blocks keeps its indent past the container's, as spaces (the
+            // `> ` it is given there would move a tab's stop).
+            let rest =
+                lazy
+                ? Array(repeating: .space, count: column(of: textStart, in: raw))
+                    + raw[(raw.firstIndex { $0 != .space && $0 != .tab } ?? raw.endIndex)...]
+                : Array(repeating: .space, count: indent - base) + afterQuotes[textStart...]
             lines.append(
                 Line(
-                    number: number, lineStart: raw.startIndex, content: afterQuotes.dropFirst(indent), rest: rest, lazy: lazy,
+                    number: number, lineStart: raw.startIndex, content: afterQuotes[textStart...], rest: rest, lazy: lazy,
                     indented: !lazy && indent - base >= 4))
         }
         return lines
+    }
+
+    /// The column of `index` in its line, tabs reaching the next multiple of four.
+    private static func column(of index: Int, in line: ArraySlice<UInt8>) -> Int {
+        var column = 0
+        for byte in line[line.startIndex..<index] { column = byte == .tab ? column + 4 - column % 4 : column + 1 }
+        return column
     }
 
     private static func strippingQuotes(_ line: ArraySlice<UInt8>, count: Int) -> (ArraySlice<UInt8>, Bool) {
@@ -118,10 +139,11 @@ struct TableSource {
     }
 
     /// Whether a line after the delimiter row ends the table though cmark read it as part of
-    /// the paragraph: a lazy or indented line, or a list item that cannot interrupt a
-    /// paragraph (an empty one, or a numbered one not starting at 1) but ends a table.
+    /// the paragraph: a lazy or indented line, a list item that cannot interrupt a
+    /// paragraph (an empty one, or a numbered one not starting at 1) but ends a table, or a
+    /// thematic break (which cmark took for a setext underline).
     private static func endsTable(_ line: Line) -> Bool {
-        if line.lazy || line.indented { return true }
+        if line.lazy || line.indented || isThematicBreak(line.content) { return true }
         let text = line.content
         guard let first = text.first else { return true }
         var index = text.startIndex
@@ -137,6 +159,14 @@ struct TableSource {
             if number != 1, index == text.endIndex || text[index] == .space || text[index] == .tab { return true }
         }
         return text[index...].allSatisfy { $0 == .space || $0 == .tab }
+    }
+
+    /// Three or more `-`, `*` or `_`, the same, with spaces or tabs between.
+    private static func isThematicBreak(_ text: ArraySlice<UInt8>) -> Bool {
+        let marks = text.filter { $0 != .space && $0 != .tab }
+        guard marks.count >= 3, let mark = marks.first, mark == UInt8(ascii: "-") || mark == UInt8(ascii: "*") || mark == UInt8(ascii: "_")
+        else { return false }
+        return marks.allSatisfy { $0 == mark }
     }
 
     /// A row's cells: split at pipes that are not escaped (`\|`), a leading and a trailing
@@ -187,7 +217,9 @@ struct TableSource {
     /// The alignments of a delimiter row (`| :-- | :-: | --: | --- |`), or nil if the line
     /// is not one.
     static func alignments(ofDelimiterRow text: ArraySlice<UInt8>) -> [TableAlignment?]? {
-        guard text.contains(UInt8(ascii: "-")) else { return nil }
+        guard let first = text.first, first == UInt8(ascii: "|") || first == UInt8(ascii: ":") || first == UInt8(ascii: "-"),
+            text.contains(UInt8(ascii: "-"))
+        else { return nil }
         var result: [TableAlignment?] = []
         for range in splitRow(text) {
             var cell = text[range]
@@ -229,7 +261,7 @@ struct CellDocument {
         }
         for cell in table.header { addCell(cell) }
         for row in table.rows { for cell in row { addCell(cell) } }
-        if let after = table.after { addFragment(after.map { ($0.number, Array($0.rest), false) }) }
+        if let after = table.after { addFragment(after.map { ($0.number, $0.rest, false) }) }
     }
 
     private mutating func addCell(_ cell: TableSource.Cell) {
@@ -253,14 +285,14 @@ struct CellDocument {
             origins.append(LineOrigin(line: Int32(line.number), columnShift: -2))
         }
         text.append(.lineFeed)
-        origins.append(LineOrigin(line: 0, columnShift: 0))
+        origins.append(.none)
         fragmentIsCell.append(false)
     }
 
     mutating func addDefinitions(_ lines: [ArraySlice<UInt8>]) {
         for line in lines {
             text += line + [.lineFeed]
-            origins.append(LineOrigin(line: 0, columnShift: 0))
+            origins.append(.none)
         }
     }
 

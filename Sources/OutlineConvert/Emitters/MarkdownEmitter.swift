@@ -222,9 +222,10 @@ struct MarkdownEmitter: OutlineWriter {
 
     /// The indexes of the lines that make top-level headings in `lines`: each ATX
     /// heading's line; each setext heading's underline, with the `=`/`-` lines right after
-    /// it (which would underline the paragraph once the first is escaped).
+    /// it (which would underline the paragraph once the first is escaped). Read as Markdown
+    /// is read back by default, GitHub's flavour: a `---` after a table is a rule there.
     private static func headingLines(_ lines: [String]) -> [Int] {
-        let document = CommonMarkDocument(parsing: lines.joined(separator: "\n"), flavor: .commonMark)
+        let document = CommonMarkDocument(parsing: lines.joined(separator: "\n"))
         var found: [Int] = []
         for index in 0..<document.blockCount {
             guard let block = document.heading(at: index) else { continue }
