@@ -56,8 +56,13 @@ package struct BatchPlan: Sendable {
                 walker.walk(input, relative: "")
                 skipped += walker.skipped
                 failures += walker.failures
+                let readmes = format == .html ? Self.indexReadmes(walker.files.map(\.relative)) : []
                 for file in walker.files {
-                    jobs.append(BatchJob(input: file.path, output: Self.outputPath(outputDirectory, file.relative, format), root: input))
+                    let output =
+                        readmes.contains(file.relative)
+                        ? Path.join(outputDirectory, String(Path.join(Path.parent(file.relative), "index.html").trimmingPrefix("./")))
+                        : Self.outputPath(outputDirectory, file.relative, format)
+                    jobs.append(BatchJob(input: file.path, output: output, root: input))
                     inputIdentities.insert(file.identity)  // (from the walk's own look at it)
                 }
             } else {
@@ -95,6 +100,26 @@ package struct BatchPlan: Sendable {
             }
         }
         guard problems.isEmpty else { throw Conflict(description: problems.map(Quote.oneLine).joined(separator: "\n")) }
+    }
+
+    /// The READMEs (relative paths) that are their folder's index page in a site: a folder's
+    /// `index.*` is its `index.html`, else its `README.md` is (as mkdocs, mdBook and GitHub
+    /// show a folder), so that links to the folder land on it. One a folder: the first
+    /// by name of its Markdown files named `README` in any case.
+    static func indexReadmes(_ relatives: [String]) -> Set<String> {
+        var hasIndex: Set<String> = []
+        var readme: [String: String] = [:]
+        for relative in relatives {
+            let folder = Path.parent(relative)
+            let stem = Path.deletingExtension(Path.lastComponent(relative)).lowercased()
+            if stem == "index" { hasIndex.insert(folder) }
+            if stem == "readme", InputFormat(pathExtension: Path.fileExtension(relative)) == .markdown,
+                readme[folder].map({ relative < $0 }) ?? true
+            {
+                readme[folder] = relative
+            }
+        }
+        return Set(readme.filter { !hasIndex.contains($0.key) }.values)
     }
 
     private static func outputPath(_ directory: String, _ relative: String, _ format: OutputFormat) -> String {

@@ -46,7 +46,7 @@ package struct SiteLinks: Sendable {
         let input = BatchPlan.absolute(job.input)
         let target = BatchPlan.absolute(decodedPath, in: Path.parent(input))
         let root = BatchPlan.absolute(job.root)
-        guard target.hasPrefix(root + "/") else { return (.outside(decodedPath), nil) }
+        guard target == root || target.hasPrefix(root + "/") else { return (.outside(decodedPath), nil) }
         if let output = outputs[target] {
             let href =
                 Self.relative(from: Path.parent(BatchPlan.absolute(job.output)), to: output)
@@ -64,8 +64,15 @@ package struct SiteLinks: Sendable {
             // Shown as the user would write them: under the folder named and the output folder.
             let place = String(target.dropFirst(root.count + 1))
             return (.asset(source: Path.join(job.root, place), output: Path.join(outputDirectory, place)), nil)
+        case .directory:
+            // A folder with an index page in the run: its `index.html`, named, so that the link
+            // works from `file://` too (where a folder shows as a listing).
+            let index = Path.join(BatchPlan.absolute(decodedPath, in: Path.parent(BatchPlan.absolute(job.output))), "index.html")
+            guard let input = inputsByOutput[index] else { return nil }
+            let href = (path.hasSuffix("/") ? path : path + "/") + "index.html" + (query.map { "?" + $0 } ?? "") + (fragment.map { "#" + $0 } ?? "")
+            return (.page(input: input, fragment: fragment.map(Self.decoded)), href)
         default:
-            return nil  // a folder: a web server shows its index
+            return nil
         }
     }
 
