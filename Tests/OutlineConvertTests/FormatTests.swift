@@ -34,7 +34,8 @@ import Testing
         #expect(
             Support.outputs(dir.appending(path: "site")) == [
                 "docs/guide/configure.html", "docs/guide/install.html", "docs/images/logo.png", "docs/index.html", "docs/reference.html",
-                "json/products.html", "opml/products.html", "people.html", "plist/products.html", "products.html", "xml/products.html",
+                "github/index.html", "json/products.html", "mkdocs/index.html", "opml/products.html", "people.html",
+                "plist/products.html", "products.html", "xml/products.html",
             ])
         let json = try Support.tool(examples, "-o", "json", "-t", "json", cwd: dir)
         #expect(json.status == 0)

@@ -10,7 +10,7 @@ import subprocess
 
 import pytest
 
-from conftest import CMARK, CMARK_GFM, EXAMPLES, GOLDEN, cmark, cmark_section_bodies, expected_depths, fragment_bodies, preorder, run, to_json, top_level_headings
+from conftest import CMARK, CMARK_GFM, EXAMPLES, GOLDEN, without_heading_ids, cmark, cmark_section_bodies, expected_depths, fragment_bodies, preorder, run, to_json, top_level_headings
 
 def real_documents():
     """Large real Markdown files on the machine: Node.js API references and changelogs,
@@ -40,6 +40,7 @@ def real_documents():
 
 
 REAL = real_documents()
+BLOCK_MARKUP = re.compile(r'class="outline-(callout|block|tab)\b')
 
 
 def test_enough_real_documents_are_installed():
@@ -97,6 +98,11 @@ def test_real_document_nodes_are_cmarks_headings_and_bodies_lose_nothing(path, f
     """Strict CommonMark against `cmark`, GitHub's flavour (the default) against `cmark-gfm`."""
     oracle = CMARK if flavor == "commonmark" else CMARK_GFM
     markdown = blank_front_matter(open(path, encoding="utf-8").read().replace("\r\n", "\n"))
+    if flavor == "markdown" and "<details" in markdown.lower():
+        # A <details> pair holds the headings between its tags (as on GitHub), so its
+        # sections are not cmark-gfm's headings by design (test_blocks_browser.py and
+        # CollapsibleBlockTests check those); the strict CommonMark run covers the rest.
+        pytest.skip("<details> blocks hold headings")
     blocks = top_level_headings(markdown, oracle)
     headings = [(i, b) for i, b in enumerate(blocks) if b[1] is not None]
 
@@ -116,5 +122,12 @@ def test_real_document_nodes_are_cmarks_headings_and_bodies_lose_nothing(path, f
         ours[0] = (None, ours[0][1].partition("\n")[2])  # a front-matter title is the page's <h1>
     assert len(ours) == len(pieces)
     assert [i for i, _ in ours[1:]] == [n["id"] for _, n in nodes]
+    # A body with a block of ours (a GitHub alert such as Node's `> \[!TIP]`, an mkdocs block,
+    # <details>) is not cmark-gfm's by design (tests/test_blocks.py checks those); the rest must be.
+    set_aside = 0
     for (node_id, html), piece in zip(ours, pieces):
-        assert html == piece, node_id
+        if flavor == "markdown" and BLOCK_MARKUP.search(html):
+            set_aside += 1
+            continue
+        assert without_heading_ids(html) == piece, node_id
+    assert set_aside <= max(2, len(pieces) // 20)

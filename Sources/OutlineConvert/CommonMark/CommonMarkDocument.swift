@@ -46,28 +46,83 @@ final class CommonMarkDocument {
     /// where each line of each of those is in the source (see `NodeTag.level`).
     private var moved: [[LineOrigin]] = []
 
-    /// Parses `text` with source positions.
-    convenience init(parsing text: String, flavor: MarkdownFlavor = .gitHub) {
-        self.init(parsing: Array(text.utf8)[...], flavor: flavor)
+    /// The headings bodies hold, made linkable (see `BodyHeadings`), and the id each was
+    /// given when written.
+    private var bodyHeadings: BodyHeadings
+    private var headingIds: [OpaquePointer: String] = [:]
+    /// The name each group of tabs was given when written.
+    private var groupNames: [OpaquePointer: String] = [:]
+    /// The collapsible and callout blocks bodies hold.
+    private let blocks: CollapsibleBlocks
+
+    /// Parses `text` with source positions; `isBody` when it is one body on its own (its
+    /// top-level headings are content, not sections).
+    convenience init(parsing text: String, flavor: MarkdownFlavor = .gitHub, isBody: Bool = false) {
+        self.init(parsing: Array(text.utf8)[...], flavor: flavor, isBody: isBody)
     }
 
     /// Parses UTF-8 `bytes` with source positions.
-    init(parsing bytes: ArraySlice<UInt8>, flavor: MarkdownFlavor = .gitHub) {
+    init(parsing bytes: ArraySlice<UInt8>, flavor: MarkdownFlavor = .gitHub, isBody: Bool = false) {
         // A document that is mostly headings frees them as they are read (`doneWithHeading`),
         // which gives memory back only through malloc: it is parsed without an arena.
         let arena = MemoryPolicy.usesArena(denseInHeadings: Self.mayBeDenseInHeadings(bytes)) ? NodeArena(textSize: bytes.count) : nil
         let memory = NodeArena.memory(of: arena)
         self.arena = arena
         // cmark returns NULL only when out of memory.
-        let parsed = NodeArena.run(in: arena) { Self.tree(of: bytes, memory: memory) }
-        guard let parsed else { fatalError("cmark could not allocate a document") }
+        guard let (parsed, additions) = NodeArena.run(in: arena, { Self.parse(bytes, flavor: flavor, isBody: isBody, memory: memory) })
+        else { fatalError("cmark could not allocate a document") }
         root = parsed
-        if flavor == .gitHub {
-            moved = NodeArena.run(in: arena) { GitHubExtensions(source: bytes, memory: memory).apply(to: parsed) }
-        }
+        moved = additions.moved
+        bodyHeadings = additions.headings
+        blocks = additions.blocks
         var headings = 0
         blockNodes = NodeArena.run(in: arena) { Self.groupingBodies(of: parsed, memory: memory, headings: &headings) }
         headingsAreDense = headings > bytes.count / Self.denseHeadingBytes
+    }
+
+    /// What reading adds to cmark's tree beyond CommonMark (see the types named).
+    private struct Additions {
+        var moved: [[LineOrigin]] = []
+        var headings = BodyHeadings()
+        var blocks: CollapsibleBlocks
+    }
+
+    /// cmark's tree of `bytes` with what the flavour adds: mkdocs' blocks (the text rewritten
+    /// for them: `MkDocsBlocks`), GitHub's extensions, alerts and details blocks; and the
+    /// headings of bodies made linkable. Nil only when cmark is out of memory.
+    private static func parse(
+        _ bytes: ArraySlice<UInt8>, flavor: MarkdownFlavor, isBody: Bool, memory: UnsafeMutablePointer<cmark_mem>
+    ) -> (OpaquePointer, Additions)? {
+        var text = bytes
+        guard var root = tree(of: text, memory: memory) else { return nil }
+        var additions = Additions(blocks: CollapsibleBlocks(memory: memory))
+        var headings: [OpaquePointer]
+        switch flavor {
+        case .gitHub:
+            if MkDocsBlocks.mayHold(text) {
+                var mkdocs = MkDocsBlocks()
+                for _ in 0..<MkDocsBlocks.maxRounds {
+                    guard let rewritten = mkdocs.rewrite(text, root: root), let again = tree(of: rewritten[...], memory: memory) else { break }
+                    cmark_node_free(root)
+                    root = again
+                    text = rewritten[...]
+                }
+                if !mkdocs.blocks.isEmpty { additions.blocks.make(mkdocs, under: root) }
+            }
+            let html: [OpaquePointer]
+            (additions.moved, headings, html) = GitHubExtensions(source: text, memory: memory).apply(to: root, topLevelHeadings: isBody)
+            if text.contains(bytes: "[!") { additions.blocks.makeAlerts(under: root) }
+            let containers = CollapsibleBlocks.detailsContainers(of: html)
+            if !containers.isEmpty {
+                // (A body's own top-level headings are listed already.)
+                let listed = Set(headings)
+                headings += additions.blocks.pairDetails(in: containers, root: root).filter { !listed.contains($0) }
+            }
+        case .commonMark:
+            headings = Self.headings(under: root, topLevel: isBody)
+        }
+        if !headings.isEmpty { additions.headings.make(headings, root: root, source: SourceLines(text), memory: memory) }
+        return (root, additions)
     }
 
     /// cmark's tree of UTF-8 `bytes`, with source positions, its nodes from `memory` (the
@@ -206,8 +261,59 @@ final class CommonMarkDocument {
 
     deinit { cmark_node_free(root) }
 
-    /// Appends the HTML cmark renders for the blocks in `range` to `html`. Raw HTML is
-    /// omitted unless `unsafe`.
+    /// The headings under `root` in document order (strict CommonMark, which has no
+    /// extensions' walk to find them on the way), top-level ones only if `topLevel`.
+    private static func headings(under root: OpaquePointer, topLevel: Bool) -> [OpaquePointer] {
+        var found: [OpaquePointer] = []
+        walk(root) { node, entering in
+            if entering, cmark_node_get_type(node) == CMARK_NODE_HEADING, topLevel || cmark_node_parent(node) != root { found.append(node) }
+        }
+        return found
+    }
+
+    /// Settles what the blocks in `range` write that depends on the page: the ids of their
+    /// headings and the names of their groups of tabs, from `ids` (once: written again, a
+    /// heading keeps its id), and, with `forcedOpen`, the state of their collapsible blocks.
+    func prepare(ofBlocks range: Range<Int>, ids: PageHeadingIdentifiers, forcedOpen: Bool?) {
+        identifyHeadings(ofBlocks: range, ids: ids)
+        guard !blocks.isEmpty else { return }
+        for case let block? in blockNodes[range] {
+            for node in blocks.blocks(in: block) {
+                guard let made = blocks.blocks[node] else { continue }
+                var name: String?
+                if let group = made.group {
+                    name = groupNames[group] ?? ids.id(for: "outline-tabs")
+                    groupNames[group] = name
+                }
+                cmark_node_set_on_enter(node, made.openingTag(open: forcedOpen ?? made.open, name: name))
+            }
+        }
+    }
+
+    private func identifyHeadings(ofBlocks range: Range<Int>, ids: PageHeadingIdentifiers) {
+        guard !bodyHeadings.blocks.isEmpty else { return }
+        for case let block? in blockNodes[range] {
+            for node in bodyHeadings.headings(in: block) {
+                guard let heading = bodyHeadings.headings[node] else { continue }
+                if let id = headingIds[node] {
+                    ids.reuse(id)
+                    continue
+                }
+                let id = ids.id(for: heading.base)
+                headingIds[node] = id
+                var tag = ByteBuffer()
+                tag.write("<h\(heading.level) id=\"")
+                tag.write(escaping: id)
+                tag.write("\">")
+                var bytes = tag.finish()
+                bytes.append(0)
+                bytes.withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { _ = cmark_node_set_on_enter(node, $0.baseAddress) } }
+            }
+        }
+    }
+
+    /// Appends the HTML cmark renders for the blocks in `range` to `html` (see `prepare`
+    /// first). Raw HTML is omitted unless `unsafe`.
     func appendHTML(ofBlocks range: Range<Int>, unsafe: Bool, to html: inout ByteBuffer) {
         let options = unsafe ? CMARK_OPT_UNSAFE : CMARK_OPT_DEFAULT
         for case let node? in blockNodes[range] {
@@ -248,8 +354,8 @@ final class CommonMarkDocument {
     /// Plain text of the blocks in `range`, every non-blank line starting with `indent`: no
     /// Markdown syntax; lists keep a bullet or number, block quotes and list items are
     /// indented, code keeps its lines, raw HTML is dropped.
-    func plainText(ofBlocks range: Range<Int>, indent: String, sizeHint: Int = 0) -> [UInt8] {
-        var writer = PlainTextWriter(indent: indent, sizeHint: sizeHint)
+    func plainText(ofBlocks range: Range<Int>, indent: String, sizeHint: Int = 0, blockStyle: PlainTextBlockStyle = .init()) -> [UInt8] {
+        var writer = PlainTextWriter(indent: indent, sizeHint: sizeHint, blocks: blocks.blocks, style: blockStyle)
         for case let node? in blockNodes[range] { writer.write(node) }
         return writer.finish()
     }
@@ -258,7 +364,7 @@ final class CommonMarkDocument {
 
     /// The heading's inline content in document order (pre-order, by the nodes' own links:
     /// an iterator is an allocation per heading, and a document may have a million).
-    private static func titleParts(of heading: OpaquePointer) -> [TitlePart] {
+    static func titleParts(of heading: OpaquePointer) -> [TitlePart] {
         var parts: [TitlePart] = []
         var next = cmark_node_first_child(heading)
         while let node = next {
@@ -325,6 +431,13 @@ final class CommonMarkDocument {
 
 // MARK: - Plain text
 
+/// How the plain-text writer shows collapsible blocks: their markers, and a state forced
+/// on all of them.
+struct PlainTextBlockStyle {
+    var ascii = false
+    var forcedOpen: Bool? = nil
+}
+
 /// Writes blocks as indented plain text. Containers (quotes, list items) contribute a
 /// prefix to each line; past `maxIndentDepth` nested containers, lines stop moving right.
 /// Blocks are separated by a blank line, except inside tight lists.
@@ -336,6 +449,8 @@ private struct PlainTextWriter {
         var firstLinePending = true
         /// For list items: the list is tight, and the item's position in it.
         var item: (tight: Bool, index: Int)?
+        /// For a block: its first line follows the block's title line without a blank line.
+        var followsTitle = false
     }
 
     private struct List {
@@ -355,11 +470,16 @@ private struct PlainTextWriter {
     private var wroteBlock = false
     /// The text of the paragraph or heading being read.
     private var inline: [UInt8] = []
-    /// A table written whole: nothing under it is visited until it ends.
+    /// A table written whole, or a closed block: nothing under it is visited until it ends.
     private var skipping: OpaquePointer?
+    /// The collapsible and callout blocks, and how they show.
+    private let blocks: [OpaquePointer: CollapsibleBlocks.Block]
+    private let style: PlainTextBlockStyle
 
-    init(indent: String, sizeHint: Int) {
+    init(indent: String, sizeHint: Int, blocks: [OpaquePointer: CollapsibleBlocks.Block], style: PlainTextBlockStyle) {
         self.indent = Array(indent.utf8)
+        self.blocks = blocks
+        self.style = style
         output.reserveCapacity(sizeHint)
     }
 
@@ -386,6 +506,27 @@ private struct PlainTextWriter {
             inline += "[ ] ".utf8
         case .taskDone? where entering:
             inline += "[x] ".utf8
+        case .heading?:
+            // (A body's heading is written like the heading it was.)
+            if entering { inline.removeAll(keepingCapacity: true) } else { emit(inline) }
+            return
+        case .block?:
+            // A block is a line with its marker and title, as a section is, and its content
+            // below it, two spaces in; a closed one shows its title only.
+            guard let block = blocks[node] else { return }
+            guard entering else {
+                containers.removeLast()
+                return
+            }
+            let open = !block.collapsible || (style.forcedOpen ?? block.open)
+            let marker = !block.collapsible ? (style.ascii ? "* " : "• ") : open ? (style.ascii ? "- " : "▾ ") : (style.ascii ? "+ " : "▸ ")
+            emit(Array((marker + block.title).utf8))
+            if open {
+                containers.append(Container(first: [32, 32], rest: [32, 32], followsTitle: true))
+            } else {
+                skipping = node
+            }
+            return
         default:
             break
         }
@@ -485,6 +626,7 @@ private struct PlainTextWriter {
     /// leaves the decision to whatever holds the list.
     private var needsBlankLine: Bool {
         guard wroteBlock else { return false }
+        if let last = containers.last, last.followsTitle && last.firstLinePending { return false }
         for container in containers.reversed() {
             guard let item = container.item else { return true }
             if container.firstLinePending && item.index == 0 { continue }

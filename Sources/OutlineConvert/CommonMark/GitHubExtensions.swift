@@ -37,12 +37,14 @@ struct GitHubExtensions {
     }
 
     /// Applies the extensions to the tree under `root`. Returns, for the nodes that came from
-    /// the cells' documents, where each line of each is in the source (see `NodeTag.level`).
-    func apply(to root: OpaquePointer) -> [[LineOrigin]] {
+    /// the cells' documents, where each line of each is in the source (see `NodeTag.level`);
+    /// and the headings the walk met, in order, but for top-level ones unless
+    /// `topLevelHeadings` (see `BodyHeadings`).
+    func apply(to root: OpaquePointer, topLevelHeadings: Bool) -> (moved: [[LineOrigin]], headings: [OpaquePointer], html: [OpaquePointer]) {
         var origins: [[LineOrigin]] = []
         if source.mayHoldTables { origins = makeTables(under: root, depth: 0) }
-        applyInlineExtensions(under: root, source: source, skipsMoved: !origins.isEmpty)
-        return origins
+        let found = applyInlineExtensions(under: root, source: source, skipsMoved: !origins.isEmpty, topLevelHeadings: topLevelHeadings)
+        return (origins, found.headings, found.html)
     }
 
     /// How deep tables are looked for in the lines after a table (each depth is one more
@@ -54,11 +56,14 @@ struct GitHubExtensions {
     /// Strikethrough, autolinks, task items and the tag filter, on the tree under `root`
     /// whose source positions are into `source`, in one walk of the tree. Tables and blocks
     /// moved in from a cells' document have been through this already.
-    private func applyInlineExtensions(under root: OpaquePointer, source: SourceLines, skipsMoved: Bool) {
+    @discardableResult
+    private func applyInlineExtensions(
+        under root: OpaquePointer, source: SourceLines, skipsMoved: Bool, topLevelHeadings: Bool = false
+    ) -> (headings: [OpaquePointer], html: [OpaquePointer]) {
         let tildes = source.bytes.firstIndex(ofByte: UInt8(ascii: "~")) != nil
         let tasks = source.bytes.firstIndex(ofByte: UInt8(ascii: "]")) != nil
         let links = source.mayHoldAutolinks
-        var found = collect(under: root, tildes: tildes, tasks: tasks, links: links, skipsMoved: skipsMoved)
+        var found = collect(under: root, tildes: tildes, tasks: tasks, links: links, skipsMoved: skipsMoved, topLevelHeadings: topLevelHeadings)
         var struck = false
         for container in found.containers { struck = strikethrough(in: container, source: source) || struck }
         // (Strikethrough replaced text nodes: find the autolinks' again.)
@@ -66,6 +71,7 @@ struct GitHubExtensions {
         for item in found.items { makeTask(item, source: source) }
         for node in found.html { TagFilter.filter(node) }
         for text in found.texts { makeAutolinks(in: text) }
+        return (found.headings, found.html)
     }
 
     /// What the inline extensions work on: the parents of text with tildes, list items, raw
@@ -75,9 +81,12 @@ struct GitHubExtensions {
         var items: [OpaquePointer] = []
         var html: [OpaquePointer] = []
         var texts: [OpaquePointer] = []
+        var headings: [OpaquePointer] = []
     }
 
-    private func collect(under root: OpaquePointer, tildes: Bool, tasks: Bool, links: Bool, skipsMoved: Bool) -> Found {
+    private func collect(
+        under root: OpaquePointer, tildes: Bool, tasks: Bool, links: Bool, skipsMoved: Bool, topLevelHeadings: Bool = false
+    ) -> Found {
         var found = Found()
         var skipping: OpaquePointer?
         var linkDepth = 0
@@ -102,6 +111,8 @@ struct GitHubExtensions {
                 linkDepth += entering ? 1 : -1
             case CMARK_NODE_ITEM:
                 if tasks && entering { found.items.append(node) }
+            case CMARK_NODE_HEADING:
+                if entering && (topLevelHeadings || cmark_node_parent(node) != root) { found.headings.append(node) }
             case CMARK_NODE_HTML_BLOCK, CMARK_NODE_HTML_INLINE:
                 found.html.append(node)
             default:
@@ -473,6 +484,10 @@ enum NodeTag: Equatable {
     case taskDone
     /// A block moved in from the cells' document of `level` (the lines after a table).
     case moved(level: Int)
+    /// A heading of a body, made linkable (see `BodyHeadings`).
+    case heading
+    /// A collapsible or callout block (see `CollapsibleBlocks`).
+    case block
 
     /// For a table or a moved block: which cells' document its positions are lines of (0
     /// for the one parsed beside the source, 1 for one parsed beside that, …).
@@ -498,6 +513,8 @@ enum NodeTag: Equatable {
         case 8: self = .taskOpen
         case 9: self = .taskDone
         case 10: self = .moved(level: level)
+        case 11: self = .heading
+        case 12: self = .block
         default: return nil
         }
     }
@@ -514,6 +531,8 @@ enum NodeTag: Equatable {
         case .taskOpen: 8
         case .taskDone: 9
         case .moved(let level): 10 | level << 4
+        case .heading: 11
+        case .block: 12
         }
     }
 
@@ -568,6 +587,9 @@ struct SourceLines {
         }
         self.starts = starts
     }
+
+    /// The number of lines (the text after the last line break counts as one).
+    var count: Int { starts.count }
 
     /// Line `number` (1-based) without its line break; empty past the end.
     func line(_ number: Int) -> ArraySlice<UInt8> {

@@ -47,7 +47,7 @@ struct TableSource {
             switch cmark_node_get_type(node) {
             case CMARK_NODE_BLOCK_QUOTE: quotes += 1
             case CMARK_NODE_ITEM, CMARK_NODE_LIST: inItem = true
-            case CMARK_NODE_DOCUMENT: break
+            case CMARK_NODE_DOCUMENT, CMARK_NODE_CUSTOM_BLOCK: break  // (a block's content has no markers of its own)
             default: return nil
             }
             parent = cmark_node_parent(node)

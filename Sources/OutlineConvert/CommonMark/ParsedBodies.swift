@@ -43,6 +43,13 @@ struct ParsedBodies: @unchecked Sendable {
 /// document when they are still the body's, else by parsing the body on its own.
 struct BodyRenderer {
     let bodies: ParsedBodies?
+    /// For HTML: the page's ids, from which the headings that bodies hold get theirs (and
+    /// groups of tabs their names).
+    var headingIds = PageHeadingIdentifiers()
+    /// `--expand-all` (true) or `--collapse-all` (false), for the blocks bodies hold too.
+    var forcedOpen: Bool? = nil
+    /// For plain text: ASCII markers.
+    var ascii = false
 
     /// Appends the HTML of `body` at `position` (see `ParsedBodies`). With `links`, each
     /// link and image destination goes through it first (a docs site); `line` places links
@@ -56,6 +63,7 @@ struct BodyRenderer {
                 sourceLines ? links.href(for: url, line: linkLine, column: column) : links.href(for: url, line: line, column: 0)
             }
         }
+        document.prepare(ofBlocks: range, ids: headingIds, forcedOpen: forcedOpen)
         document.appendHTML(ofBlocks: range, unsafe: unsafe, to: &html)
     }
 
@@ -64,7 +72,8 @@ struct BodyRenderer {
         guard let (document, range, _) = source(body, at: position) else { return [] }
         // About the size of the text (the source less its syntax, plus indents): one buffer.
         let size = body.utf8.count
-        return document.plainText(ofBlocks: range, indent: indent, sizeHint: size + size / 8)
+        return document.plainText(
+            ofBlocks: range, indent: indent, sizeHint: size + size / 8, blockStyle: PlainTextBlockStyle(ascii: ascii, forcedOpen: forcedOpen))
     }
 
     private func source(_ body: String, at position: Int) -> (CommonMarkDocument, Range<Int>, Bool)? {
@@ -72,7 +81,7 @@ struct BodyRenderer {
             return (bodies.document, range, bodies.document.sourceLines)
         }
         guard !body.isEmpty else { return nil }
-        let alone = CommonMarkDocument(parsing: body, flavor: bodies?.flavor ?? .gitHub)
+        let alone = CommonMarkDocument(parsing: body, flavor: bodies?.flavor ?? .gitHub, isBody: true)
         return (alone, alone.group(0..<alone.blockCount), false)
     }
 }

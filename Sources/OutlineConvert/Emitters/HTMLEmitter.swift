@@ -39,7 +39,7 @@ struct HTMLEmitter: OutlineWriter {
     func write(_ outline: Outline, context: WriteContext) -> (bytes: [UInt8], warnings: [Diagnostic]) {
         let page = Page(
             options: context.options.html, links: context.site?.links, indexLink: context.site?.indexLink,
-            bodies: BodyRenderer(bodies: context.bodies))
+            bodies: BodyRenderer(bodies: context.bodies, headingIds: PageHeadingIdentifiers(outline), forcedOpen: context.options.collapse.all))
         let warnings = context.options.html.accordion ? Self.accordionWarnings(outline.nodes, file: context.file) : []
         return (page.render(outline, pageTitle: context.pageTitle, sizeHint: context.inputSize, sink: context.sink), warnings)
     }

@@ -68,6 +68,15 @@ struct HeadingMarkers {
         }
     }
 
+    /// `text`, the last text of a heading whose source line is `source`, without the pandoc
+    /// attributes that end it (and the spaces before them); nil when it ends in none.
+    static func strippingAttributes(from text: String, source: ArraySlice<UInt8>) -> String? {
+        guard let (_, braces) = PandocAttributes.ending(source) else { return nil }
+        let trimmed = text.trimmingTrailingSpaces
+        guard trimmed.hasSuffix("}"), let open = index(ofBrace: braces, fromTheEndOf: trimmed) else { return nil }
+        return String(trimmed[..<open]).trimmingTrailingSpaces
+    }
+
     /// The index of the `count`-th `{` from the end of `text`.
     private static func index(ofBrace count: Int, fromTheEndOf text: String) -> String.Index? {
         var seen = 0

@@ -160,10 +160,11 @@ public struct Converter: Sendable {
         let (output, warnings) = options.to.writer.write(outline, context: context)
         var facts: PageFacts?
         if let site {
+            // The sections', and every other id of the page: the headings bodies hold, and with
+            // --unsafe, the anchors of raw HTML (`<a id="x">`).
             var ids: [String] = []
             outline.forEachNode { ids.append($0.id) }
-            // With --unsafe, raw HTML in bodies may hold anchors of its own (`<a id="x">`).
-            if options.html.unsafe { ids += Self.htmlIDs(in: output) }
+            ids += Self.htmlIDs(in: output)
             facts = PageFacts(ids: ids, links: site.links.facts)
         }
         return Conversion(bytes: output, warnings: document.warnings + warnings, title: title, facts: facts)

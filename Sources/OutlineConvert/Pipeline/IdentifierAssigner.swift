@@ -60,7 +60,7 @@ struct IdentifierAssigner {
         Self.firstFree(base, from: &nextSuffix[base, default: 1], in: &used)
     }
 
-    private static func firstFree(_ base: String, from suffix: inout Int, in used: inout Set<String>) -> String {
+    static func firstFree(_ base: String, from suffix: inout Int, in used: inout Set<String>) -> String {
         while true {
             var candidate = String()
             candidate.reserveCapacity(base.utf8.count + 8)
@@ -124,11 +124,38 @@ struct IdentifierAssigner {
     private static let untitledSlug = "section"
 
     /// An HTML id has no white space.
-    private static func cleaned(_ id: String) -> String {
+    static func cleaned(_ id: String) -> String {
         // Most ids are ASCII without white space: nothing to do.
         var id = id
         if id.withUTF8({ $0.allSatisfy { $0 > 32 && $0 < 0x7F } }) { return id }
         return id.trimmed.split(whereSeparator: \.isWhitespace).joined(separator: "-")
+    }
+}
+
+/// The ids of the headings that bodies hold (inside a block quote, a list item, a block),
+/// given as a page is written: an explicit `{#id}` if free, else the slug of the heading's
+/// text, unique among the page's section ids and the headings given before.
+final class PageHeadingIdentifiers {
+    private var used: Set<String> = []
+    private var nextSuffix: [String: Int] = [:]
+    /// Every id given, in order.
+    private(set) var given: [String] = []
+
+    init(_ outline: Outline? = nil) {
+        outline?.forEachNode { used.insert($0.id) }
+    }
+
+    /// The id of a heading whose explicit id, else slug, is `base`.
+    func id(for base: String) -> String {
+        let id = used.insert(base).inserted ? base : IdentifierAssigner.firstFree(base, from: &nextSuffix[base, default: 1], in: &used)
+        given.append(id)
+        return id
+    }
+
+    /// An id given to a heading when the same body was written before.
+    func reuse(_ id: String) {
+        used.insert(id)
+        given.append(id)
     }
 }
 

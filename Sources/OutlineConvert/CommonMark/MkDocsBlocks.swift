@@ -1,0 +1,209 @@
+internal import CCmark
+
+/// The indented blocks of mkdocs' Markdown (pymdown-extensions and Python-Markdown):
+/// admonitions `!!! type "Title"`, collapsible blocks `??? type "Title"` (`???+` open) and
+/// content tabs `=== "Title"`, each followed by its content indented four columns.
+///
+/// cmark reads such a block as a paragraph and an indented code block. So the text is
+/// rewritten before cmark reads it again, one line for one line (line numbers, and so
+/// bodies and messages, stay those of the source): the header line becomes an HTML
+/// comment that marks the block, and the content loses four columns of indent, so cmark
+/// reads it as Markdown. A header is rewritten only where cmark read a paragraph (never in
+/// code), so blocks nested in blocks take one more round each.
+struct MkDocsBlocks {
+    /// What a header says.
+    struct Header: Equatable {
+        enum Kind: Equatable {
+            /// `!!!`: always shown.
+            case callout
+            /// `???` (closed) or `???+` (open).
+            case details(open: Bool)
+            /// `===` (`===+` selected; `===!` starts a new group).
+            case tab(selected: Bool, startsGroup: Bool)
+        }
+
+        let kind: Kind
+        /// The type and any further classes (`note`, `inline end`); none for a tab.
+        let classes: [String]
+        /// The title as written; nil when none was given (the type's name is shown), empty
+        /// for `""` (no title bar).
+        let title: String?
+    }
+
+    /// A block found: its header, and the lines of the (rewritten) text it spans.
+    struct Block {
+        let header: Header
+        let line: Int
+        /// The last line of its content (its header's line when it has none).
+        let lastLine: Int
+    }
+
+    /// The blocks, by the number in their marker.
+    private(set) var blocks: [Block] = []
+
+    /// How many rounds (levels of nesting) are read at most.
+    static let maxRounds = 16
+
+    /// The marker that stands for block `number` in the rewritten text.
+    static func marker(_ number: Int) -> [UInt8] { Array("<!--outline-block:\(number)-->".utf8) }
+
+    /// The block a marker comment (an HTML block's text) stands for.
+    func block(ofMarker html: [UInt8]) -> Block? {
+        // (An HTML block keeps the indent it has past its container's.)
+        let literal = html.drop { $0 == .space || $0 == .tab }
+        let prefix = Array("<!--outline-block:".utf8)
+        guard literal.starts(with: prefix) else { return nil }
+        let digits = literal.dropFirst(prefix.count).prefix { $0.isASCIIDigit }
+        guard let number = Int(String(decoding: digits, as: UTF8.self)), number < blocks.count,
+            literal.dropFirst(prefix.count + digits.count).starts(with: Array("-->".utf8))
+        else { return nil }
+        return blocks[number]
+    }
+
+    /// Whether the text may hold a header at all (a line starting, after spaces and `>`,
+    /// with `!!!`, `???` or `===`): most documents do not, and are read once.
+    static func mayHold(_ bytes: ArraySlice<UInt8>) -> Bool {
+        bytes.withUnsafeBufferPointer { buffer in
+            for mark in [UInt8(ascii: "!"), UInt8(ascii: "?"), UInt8(ascii: "=")] {
+                var from = 0
+                while let found = buffer.firstIndex(ofByte: mark, from: from) {
+                    from = found + 1
+                    guard found + 2 < buffer.count, buffer[found + 1] == mark, buffer[found + 2] == mark else { continue }
+                    var start = found
+                    while start > 0, buffer[start - 1] == .space || buffer[start - 1] == .tab || buffer[start - 1] == UInt8(ascii: ">") { start -= 1 }
+                    if start == 0 || buffer[start - 1] == .lineFeed { return true }
+                    from = found + 3
+                }
+            }
+            return false
+        }
+    }
+
+    /// Rewrites `text` for each header that starts a paragraph of `root` (cmark's tree of
+    /// `text`) and was not rewritten before; nil when there is none.
+    mutating func rewrite(_ text: ArraySlice<UInt8>, root: OpaquePointer) -> [UInt8]? {
+        let source = SourceLines(text)
+        var found: [(line: Int, start: Int, header: Header)] = []
+        CommonMarkDocument.walk(root) { node, entering in
+            guard entering, cmark_node_get_type(node) == CMARK_NODE_PARAGRAPH else { return }
+            let number = Int(cmark_node_get_start_line(node))
+            let line = source.line(number)
+            let start = line.startIndex + Int(cmark_node_get_start_column(node)) - 1
+            guard start >= line.startIndex, start + 3 <= line.endIndex,
+                [UInt8(ascii: "!"), UInt8(ascii: "?"), UInt8(ascii: "=")].contains(line[start]),
+                line[start + 1] == line[start], line[start + 2] == line[start], let header = Self.header(line[start...])
+            else { return }
+            found.append((number, start - line.startIndex, header))
+        }
+        guard !found.isEmpty else { return nil }
+        var lines = (1...source.count).map { Array(source.line($0)) }
+        for (number, start, header) in found {
+            let column = Self.column(of: start, in: lines[number - 1][...])
+            let quotes = lines[number - 1][..<start].filter { $0 == UInt8(ascii: ">") }.count
+            lines[number - 1] = Array(lines[number - 1][..<start]) + Self.marker(blocks.count)
+            var last = number
+            var next = number + 1
+            while next <= lines.count {
+                let line = lines[next - 1]
+                if line.allSatisfy({ $0 == .space || $0 == .tab || $0 == UInt8(ascii: ">") }) {
+                    next += 1
+                    continue
+                }
+                guard let dedented = Self.dedenting(line, at: column, quotes: quotes) else { break }
+                lines[next - 1] = dedented
+                last = next
+                next += 1
+            }
+            // (Blank lines inside the content keep their indent: it does not matter there.)
+            blocks.append(Block(header: header, line: number, lastLine: last))
+        }
+        return Array(lines.joined(separator: [UInt8.lineFeed]))
+    }
+
+    /// The line without four columns of indent past `column`, when it is indented so far
+    /// after the same number of block quote markers; nil when it is not content. (Its
+    /// indent becomes spaces.)
+    private static func dedenting(_ line: [UInt8], at column: Int, quotes: Int) -> [UInt8]? {
+        var index = 0
+        var at = 0
+        var seenQuotes = 0
+        var markersEnd = (index: 0, column: 0)
+        while index < line.count {
+            switch line[index] {
+            case UInt8(ascii: ">"):
+                seenQuotes += 1
+                at += 1
+                markersEnd = (index + 1, at)
+            case .space: at += 1
+            case .tab: at += 4 - at % 4
+            default: break
+            }
+            guard line[index] == .space || line[index] == .tab || line[index] == UInt8(ascii: ">") else { break }
+            index += 1
+        }
+        guard seenQuotes == quotes, at >= column + 4 else { return nil }
+        return Array(line[..<markersEnd.index]) + Array(repeating: .space, count: at - 4 - markersEnd.column) + line[index...]
+    }
+
+    /// The column of `index` in `line`, tabs reaching the next multiple of four.
+    private static func column(of index: Int, in line: ArraySlice<UInt8>) -> Int {
+        var column = 0
+        for byte in line[line.startIndex..<(line.startIndex + index)] { column = byte == .tab ? column + 4 - column % 4 : column + 1 }
+        return column
+    }
+
+    /// The header a line starts with, if any: `!!! type [more classes] ["Title"]`,
+    /// `??? …`, `???+ …`, `=== "Title"`, `===+ "Title"`, `===! "Title"`.
+    static func header(_ line: ArraySlice<UInt8>) -> Header? {
+        var text = Substring(String(decoding: line, as: UTF8.self))
+        while let last = text.last, last == " " || last == "\t" || last == "\r" { text.removeLast() }
+        let kind: Header.Kind
+        if text.hasPrefix("!!!") {
+            kind = .callout
+            text = text.dropFirst(3)
+        } else if text.hasPrefix("???") {
+            text = text.dropFirst(3)
+            let open = text.first == "+"
+            if open { text = text.dropFirst() }
+            kind = .details(open: open)
+        } else if text.hasPrefix("===") {
+            text = text.dropFirst(3)
+            let startsGroup = text.first == "!"
+            if startsGroup { text = text.dropFirst() }
+            let selected = text.first == "+"
+            if selected { text = text.dropFirst() }
+            kind = .tab(selected: selected, startsGroup: startsGroup)
+        } else {
+            return nil
+        }
+        // A tab's title is required and quoted; a block's type is required (a word of
+        // letters, digits, `_` or `-`), more classes and a quoted title optional.
+        var classes: [String] = []
+        var title: String?
+        if case .tab = kind {
+            guard text.first == " " else { return nil }
+            text = text.drop { $0 == " " }
+        } else {
+            text = text.drop { $0 == " " }
+            while let word = text.prefix(while: { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }).nilIfEmpty {
+                classes.append(String(word))
+                text = text.dropFirst(word.count)
+                guard text.first == " " || text.isEmpty else { return nil }
+                text = text.drop { $0 == " " }
+            }
+            guard !classes.isEmpty else { return nil }
+        }
+        if text.first == "\"" {
+            guard text.count >= 2, text.last == "\"" else { return nil }
+            title = String(text.dropFirst().dropLast())
+            text = ""
+        }
+        guard text.isEmpty else { return nil }
+        if case .tab = kind, title == nil { return nil }
+        return Header(kind: kind, classes: classes, title: title)
+    }
+}
+
+extension Substring {
+    fileprivate var nilIfEmpty: Substring? { isEmpty ? nil : self }
+}
