@@ -16,6 +16,11 @@
     });
   }
 
+  // A task item's checkbox (as GitHub writes it) is named by its state for screen readers.
+  document.querySelectorAll("li > input[type=checkbox][disabled]:not([aria-label])").forEach(function (box) {
+    box.setAttribute("aria-label", box.checked ? "Done" : "Not done");
+  });
+
   var controls = document.querySelector(".outline-controls");
   if (controls) {
     controls.hidden = false;
