@@ -54,6 +54,7 @@ final class CommonMarkDocument {
     private var groupNames: [OpaquePointer: String] = [:]
     /// The collapsible and callout blocks bodies hold.
     private let blocks: CollapsibleBlocks
+    private let flavor: MarkdownFlavor
 
     /// Parses `text` with source positions; `isBody` when it is one body on its own (its
     /// top-level headings are content, not sections).
@@ -72,6 +73,7 @@ final class CommonMarkDocument {
         guard let (parsed, additions) = NodeArena.run(in: arena, { Self.parse(bytes, flavor: flavor, isBody: isBody, memory: memory) })
         else { fatalError("cmark could not allocate a document") }
         root = parsed
+        self.flavor = flavor
         moved = additions.moved
         bodyHeadings = additions.headings
         blocks = additions.blocks
@@ -109,8 +111,10 @@ final class CommonMarkDocument {
                 }
                 if !mkdocs.blocks.isEmpty { additions.blocks.make(mkdocs, under: root) }
             }
+            let mayHoldDetails = ["details", "DETAILS", "Details", "summary", "SUMMARY", "Summary"].contains { text.contains(bytes: $0) }
             let html: [OpaquePointer]
-            (additions.moved, headings, html) = GitHubExtensions(source: text, memory: memory).apply(to: root, topLevelHeadings: isBody)
+            (additions.moved, headings, html) = GitHubExtensions(source: text, memory: memory).apply(
+                to: root, topLevelHeadings: isBody, keepsHTML: mayHoldDetails)
             if text.contains(bytes: "[!") { additions.blocks.makeAlerts(under: root) }
             let containers = CollapsibleBlocks.detailsContainers(of: html)
             if !containers.isEmpty {
@@ -315,6 +319,14 @@ final class CommonMarkDocument {
     /// Appends the HTML cmark renders for the blocks in `range` to `html` (see `prepare`
     /// first). Raw HTML is omitted unless `unsafe`.
     func appendHTML(ofBlocks range: Range<Int>, unsafe: Bool, to html: inout ByteBuffer) {
+        if unsafe && flavor == .gitHub {
+            for case let block? in blockNodes[range] {
+                Self.walk(block) { node, entering in
+                    let type = cmark_node_get_type(node)
+                    if entering && (type == CMARK_NODE_HTML_BLOCK || type == CMARK_NODE_HTML_INLINE) { TagFilter.filter(node) }
+                }
+            }
+        }
         let options = unsafe ? CMARK_OPT_UNSAFE : CMARK_OPT_DEFAULT
         for case let node? in blockNodes[range] {
             guard let rendered = cmark_render_html(node, options) else { continue }

@@ -36,14 +36,18 @@ struct GitHubExtensions {
         self.memory = memory
     }
 
-    /// Applies the extensions to the tree under `root`. Returns, for the nodes that came from
-    /// the cells' documents, where each line of each is in the source (see `NodeTag.level`);
-    /// and the headings the walk met, in order, but for top-level ones unless
-    /// `topLevelHeadings` (see `BodyHeadings`).
-    func apply(to root: OpaquePointer, topLevelHeadings: Bool) -> (moved: [[LineOrigin]], headings: [OpaquePointer], html: [OpaquePointer]) {
+    /// Applies the extensions to the tree under `root` (GitHub's tag filter is applied when a
+    /// body is written, and only with `--unsafe`: see `TagFilter`). Returns, for the nodes
+    /// that came from the cells' documents, where each line of each is in the source (see
+    /// `NodeTag.level`); the headings the walk met, in order, but for top-level ones unless
+    /// `topLevelHeadings` (see `BodyHeadings`); and, when `keepsHTML`, the raw HTML nodes.
+    func apply(to root: OpaquePointer, topLevelHeadings: Bool, keepsHTML: Bool) -> (
+        moved: [[LineOrigin]], headings: [OpaquePointer], html: [OpaquePointer]
+    ) {
         var origins: [[LineOrigin]] = []
         if source.mayHoldTables { origins = makeTables(under: root, depth: 0) }
-        let found = applyInlineExtensions(under: root, source: source, skipsMoved: !origins.isEmpty, topLevelHeadings: topLevelHeadings)
+        let found = applyInlineExtensions(
+            under: root, source: source, skipsMoved: !origins.isEmpty, topLevelHeadings: topLevelHeadings, keepsHTML: keepsHTML)
         return (origins, found.headings, found.html)
     }
 
@@ -53,23 +57,26 @@ struct GitHubExtensions {
 
     // MARK: - Inline extensions
 
-    /// Strikethrough, autolinks, task items and the tag filter, on the tree under `root`
+    /// Strikethrough, autolinks and task items, on the tree under `root`
     /// whose source positions are into `source`, in one walk of the tree. Tables and blocks
     /// moved in from a cells' document have been through this already.
     @discardableResult
     private func applyInlineExtensions(
-        under root: OpaquePointer, source: SourceLines, skipsMoved: Bool, topLevelHeadings: Bool = false
+        under root: OpaquePointer, source: SourceLines, skipsMoved: Bool, topLevelHeadings: Bool = false, keepsHTML: Bool = false
     ) -> (headings: [OpaquePointer], html: [OpaquePointer]) {
         let tildes = source.bytes.firstIndex(ofByte: UInt8(ascii: "~")) != nil
         let tasks = source.bytes.firstIndex(ofByte: UInt8(ascii: "]")) != nil
-        let links = source.mayHoldAutolinks
-        var found = collect(under: root, tildes: tildes, tasks: tasks, links: links, skipsMoved: skipsMoved, topLevelHeadings: topLevelHeadings)
+        let links = Autolinks.Triggers(source.bytes)
+        var found = collect(
+            under: root, tildes: tildes, tasks: tasks, links: links, skipsMoved: skipsMoved, topLevelHeadings: topLevelHeadings,
+            keepsHTML: keepsHTML)
         var struck = false
         for container in found.containers { struck = strikethrough(in: container, source: source) || struck }
         // (Strikethrough replaced text nodes: find the autolinks' again.)
-        if struck && links { found.texts = collect(under: root, tildes: false, tasks: false, links: true, skipsMoved: skipsMoved).texts }
+        if struck && links.any {
+            found.texts = collect(under: root, tildes: false, tasks: false, links: links, skipsMoved: skipsMoved).texts
+        }
         for item in found.items { makeTask(item, source: source) }
-        for node in found.html { TagFilter.filter(node) }
         for text in found.texts { makeAutolinks(in: text) }
         return (found.headings, found.html)
     }
@@ -85,7 +92,8 @@ struct GitHubExtensions {
     }
 
     private func collect(
-        under root: OpaquePointer, tildes: Bool, tasks: Bool, links: Bool, skipsMoved: Bool, topLevelHeadings: Bool = false
+        under root: OpaquePointer, tildes: Bool, tasks: Bool, links: Autolinks.Triggers, skipsMoved: Bool, topLevelHeadings: Bool = false,
+        keepsHTML: Bool = false
     ) -> Found {
         var found = Found()
         var skipping: OpaquePointer?
@@ -106,7 +114,7 @@ struct GitHubExtensions {
                 if tildes, let parent = cmark_node_parent(node), found.containers.last != parent, strchr(literal, 0x7E) != nil {
                     found.containers.append(parent)
                 }
-                if links && linkDepth == 0 && Autolinks.mayHold(literal) { found.texts.append(node) }
+                if linkDepth == 0 && links.mayHold(literal) { found.texts.append(node) }
             case CMARK_NODE_LINK, CMARK_NODE_IMAGE:
                 linkDepth += entering ? 1 : -1
             case CMARK_NODE_ITEM:
@@ -114,7 +122,7 @@ struct GitHubExtensions {
             case CMARK_NODE_HEADING:
                 if entering && (topLevelHeadings || cmark_node_parent(node) != root) { found.headings.append(node) }
             case CMARK_NODE_HTML_BLOCK, CMARK_NODE_HTML_INLINE:
-                found.html.append(node)
+                if keepsHTML { found.html.append(node) }
             default:
                 break
             }
@@ -612,10 +620,6 @@ struct SourceLines {
     /// Whether some line may be a table's delimiter row.
     var mayHoldTables: Bool {
         starts.indices.contains { hasDelimiterRow(in: ($0 + 1)...($0 + 1)) }
-    }
-
-    var mayHoldAutolinks: Bool {
-        bytes.contains(bytes: "www.") || bytes.contains(bytes: "://") || bytes.firstIndex(ofByte: UInt8(ascii: "@")) != nil
     }
 
     /// The underline of the setext heading that starts on line `start` (cmark reports its

@@ -14,9 +14,25 @@ enum Autolinks {
         let url: String
     }
 
-    /// Whether a text (cmark's, NUL-terminated) may hold one: it has `www.`, `://` or `@`.
-    static func mayHold(_ literal: UnsafePointer<CChar>) -> Bool {
-        strchr(literal, 0x40) != nil || strstr(literal, "://") != nil || strstr(literal, "www.") != nil
+    /// What starts an autolink (`@`, `://`, `www.`), and which of these a whole text holds:
+    /// a text node is searched only for those.
+    struct Triggers {
+        let at: Bool
+        let scheme: Bool
+        let www: Bool
+
+        init(_ text: ArraySlice<UInt8>) {
+            at = text.firstIndex(ofByte: UInt8(ascii: "@")) != nil
+            scheme = text.contains(bytes: "://")
+            www = text.contains(bytes: "www.")
+        }
+
+        var any: Bool { at || scheme || www }
+
+        /// Whether a text (cmark's, NUL-terminated) may hold one.
+        func mayHold(_ literal: UnsafePointer<CChar>) -> Bool {
+            (at && strchr(literal, 0x40) != nil) || (scheme && strstr(literal, "://") != nil) || (www && strstr(literal, "www.") != nil)
+        }
     }
 
     /// The links in `text`, in order. `startsAfterBoundary` says whether a `www.` at its very
@@ -200,7 +216,8 @@ enum Autolinks {
 }
 
 /// GitHub's tag filter: in raw HTML, the tags that would change how the rest of the page
-/// is read (`<script>`, `<style>`, `<textarea>`, `<iframe>`, …) have their `<` escaped.
+/// is read (`<script>`, `<style>`, `<textarea>`, `<iframe>`, …) have their `<` escaped. Raw
+/// HTML is written only with `--unsafe`, so it is applied when a body is written so.
 enum TagFilter {
     private static let tags = ["title", "textarea", "style", "xmp", "iframe", "noembed", "noframes", "script", "plaintext"]
 
