@@ -140,7 +140,8 @@ peak_ratio() {  # peak_ratio LABEL FLOOR TARGET
     r = ours / floor; printf "| %s | %.1f | %s | %.1f | %.2f× | %s | %s |", l, ours * 1024 / 1e6, f, floor * 1024 / 1e6, r, t, (r <= limit + 0 ? "yes" : "no") }')")
 }
 pair "Markdown → html fragment" "≤ 1.2" 1 "cmark-gfm -e table…" -- "${gfm[@]}" "$doc" -- "$tool" "$doc" --to html --fragment
-pair "Markdown → html fragment" "≤ 1.2" 1 cmark -- cmark "$doc" -- "$tool" "$doc" --to html --fragment
+# (Against cmark, which makes no tables of the document's tables: for the record only.)
+pair "Markdown → html fragment" "" 1 cmark -- cmark "$doc" -- "$tool" "$doc" --to html --fragment
 peak_ratio "Markdown → html fragment" cmark "≤ 1.3"
 pair "Markdown, no tables → html fragment" "≤ 1.2" 1 cmark -- cmark "$plain" -- "$tool" "$plain" --to html --fragment
 pair "Markdown → text" "≤ 1.2" 1 cmark -- cmark "$doc" -- "$tool" "$doc" --to text

@@ -224,7 +224,8 @@ enum TableOfContents {
             if node.children.isEmpty {
                 link(node, into: &html)
             } else {
-                html.write(node.isCollapsed ? "<details><summary>" as StaticString : "<details open><summary>" as StaticString)
+                // Open whatever the section's state: every entry can be reached from the start.
+                html.write("<details open><summary>" as StaticString)
                 link(node, into: &html)
                 html.write("</summary>\n" as StaticString)
                 write(node.children, into: &html)
