@@ -55,25 +55,33 @@ final class CommonMarkDocument {
     /// The collapsible and callout blocks bodies hold.
     private let blocks: CollapsibleBlocks
     private let flavor: MarkdownFlavor
+    /// Read only for its sections' structure (see `parse`): never rendered.
+    let isStructureOnly: Bool
 
     /// Parses `text` with source positions; `isBody` when it is one body on its own (its
     /// top-level headings are content, not sections).
-    convenience init(parsing text: String, flavor: MarkdownFlavor = .gitHub, isBody: Bool = false) {
-        self.init(parsing: Array(text.utf8)[...], flavor: flavor, isBody: isBody)
+    convenience init(parsing text: String, flavor: MarkdownFlavor = .gitHub, isBody: Bool = false, structureOnly: Bool = false) {
+        self.init(parsing: Array(text.utf8)[...], flavor: flavor, isBody: isBody, structureOnly: structureOnly)
     }
 
     /// Parses UTF-8 `bytes` with source positions.
-    init(parsing bytes: ArraySlice<UInt8>, flavor: MarkdownFlavor = .gitHub, isBody: Bool = false) {
+    init(parsing bytes: ArraySlice<UInt8>, flavor: MarkdownFlavor = .gitHub, isBody: Bool = false, structureOnly: Bool = false) {
         // A document that is mostly headings frees them as they are read (`doneWithHeading`),
         // which gives memory back only through malloc: it is parsed without an arena.
         let arena = MemoryPolicy.usesArena(denseInHeadings: Self.mayBeDenseInHeadings(bytes)) ? NodeArena(textSize: bytes.count) : nil
         let memory = NodeArena.memory(of: arena)
         self.arena = arena
         // cmark returns NULL only when out of memory.
-        guard let (parsed, additions) = NodeArena.run(in: arena, { Self.parse(bytes, flavor: flavor, isBody: isBody, memory: memory) })
+        guard
+            let (parsed, additions) = NodeArena.run(
+                in: arena,
+                {
+                    Self.parse(bytes, flavor: flavor, isBody: isBody, structureOnly: structureOnly, memory: memory)
+                })
         else { fatalError("cmark could not allocate a document") }
         root = parsed
         self.flavor = flavor
+        self.isStructureOnly = structureOnly
         moved = additions.moved
         bodyHeadings = additions.headings
         blocks = additions.blocks
@@ -92,8 +100,12 @@ final class CommonMarkDocument {
     /// cmark's tree of `bytes` with what the flavour adds: mkdocs' blocks (the text rewritten
     /// for them: `MkDocsBlocks`), GitHub's extensions, alerts and details blocks; and the
     /// headings of bodies made linkable. Nil only when cmark is out of memory.
+    /// With `structureOnly` (for an output that writes bodies as their source text: JSON,
+    /// Markdown, XML, OPML, plist), only what decides which headings are sections is done:
+    /// mkdocs' blocks and `<details>` pairs (they hold headings), and a table that cmark read
+    /// as a setext heading; the tree is then never rendered.
     private static func parse(
-        _ bytes: ArraySlice<UInt8>, flavor: MarkdownFlavor, isBody: Bool, memory: UnsafeMutablePointer<cmark_mem>
+        _ bytes: ArraySlice<UInt8>, flavor: MarkdownFlavor, isBody: Bool, structureOnly: Bool, memory: UnsafeMutablePointer<cmark_mem>
     ) -> (OpaquePointer, Additions)? {
         var text = bytes
         guard var root = tree(of: text, memory: memory) else { return nil }
@@ -112,10 +124,16 @@ final class CommonMarkDocument {
                 if !mkdocs.blocks.isEmpty { additions.blocks.make(mkdocs, under: root) }
             }
             let mayHoldDetails = ["details", "DETAILS", "Details", "summary", "SUMMARY", "Summary"].contains { text.contains(bytes: $0) }
-            let html: [OpaquePointer]
-            (additions.moved, headings, html) = GitHubExtensions(source: text, memory: memory).apply(
-                to: root, topLevelHeadings: isBody, keepsHTML: mayHoldDetails)
-            if text.contains(bytes: "[!") { additions.blocks.makeAlerts(under: root) }
+            var html: [OpaquePointer] = []
+            let extensions = GitHubExtensions(source: text, memory: memory)
+            if structureOnly {
+                extensions.unmakeHeadingsOfTables(under: root)
+                headings = []
+                if mayHoldDetails { html = Self.nodes(under: root) { $0 == CMARK_NODE_HTML_BLOCK || $0 == CMARK_NODE_HTML_INLINE } }
+            } else {
+                (additions.moved, headings, html) = extensions.apply(to: root, topLevelHeadings: isBody, keepsHTML: mayHoldDetails)
+                if text.contains(bytes: "[!") { additions.blocks.makeAlerts(under: root) }
+            }
             let containers = CollapsibleBlocks.detailsContainers(of: html)
             if !containers.isEmpty {
                 // (A body's own top-level headings are listed already.)
@@ -123,10 +141,19 @@ final class CommonMarkDocument {
                 headings += additions.blocks.pairDetails(in: containers, root: root).filter { !listed.contains($0) }
             }
         case .commonMark:
-            headings = Self.headings(under: root, topLevel: isBody)
+            headings = structureOnly ? [] : Self.nodes(under: root) { $0 == CMARK_NODE_HEADING }.filter { isBody || cmark_node_parent($0) != root }
         }
-        if !headings.isEmpty { additions.headings.make(headings, root: root, source: SourceLines(text), memory: memory) }
+        if !headings.isEmpty && !structureOnly { additions.headings.make(headings, root: root, source: SourceLines(text), memory: memory) }
         return (root, additions)
+    }
+
+    /// The nodes under `root` whose type `matches`, in document order.
+    private static func nodes(under root: OpaquePointer, _ matches: (cmark_node_type) -> Bool) -> [OpaquePointer] {
+        var found: [OpaquePointer] = []
+        walk(root) { node, entering in
+            if entering && matches(cmark_node_get_type(node)) { found.append(node) }
+        }
+        return found
     }
 
     /// cmark's tree of UTF-8 `bytes`, with source positions, its nodes from `memory` (the
@@ -264,16 +291,6 @@ final class CommonMarkDocument {
     }
 
     deinit { cmark_node_free(root) }
-
-    /// The headings under `root` in document order (strict CommonMark, which has no
-    /// extensions' walk to find them on the way), top-level ones only if `topLevel`.
-    private static func headings(under root: OpaquePointer, topLevel: Bool) -> [OpaquePointer] {
-        var found: [OpaquePointer] = []
-        walk(root) { node, entering in
-            if entering, cmark_node_get_type(node) == CMARK_NODE_HEADING, topLevel || cmark_node_parent(node) != root { found.append(node) }
-        }
-        return found
-    }
 
     /// Settles what the blocks in `range` write that depends on the page: the ids of their
     /// headings and the names of their groups of tabs, from `ids` (once: written again, a

@@ -51,6 +51,30 @@ struct GitHubExtensions {
         return (origins, found.headings, found.html)
     }
 
+    /// Makes each setext heading that holds a table (a table directly followed by `---`,
+    /// which cmark takes for its underline) no heading, as `apply` would, without making
+    /// the table: for reading the sections only.
+    func unmakeHeadingsOfTables(under root: OpaquePointer) {
+        guard source.mayHoldTables else { return }
+        var found: [OpaquePointer] = []
+        var child = cmark_node_first_child(root)
+        while let node = child {
+            child = cmark_node_next(node)
+            guard cmark_node_get_type(node) == CMARK_NODE_HEADING else { continue }
+            let start = Int(cmark_node_get_start_line(node))
+            guard let underline = source.setextUnderline(after: start, through: Int(cmark_node_get_end_line(node))),
+                underline > start, source.hasDelimiterRow(in: (start + 1)...underline),
+                TableSource(block: node, lastLine: underline, source: source) != nil
+            else { continue }
+            found.append(node)
+        }
+        for heading in found {
+            guard let block = newNode(CMARK_NODE_CUSTOM_BLOCK) else { continue }
+            cmark_node_insert_before(heading, block)
+            cmark_node_free(heading)
+        }
+    }
+
     /// How deep tables are looked for in the lines after a table (each depth is one more
     /// parse of what is left of a paragraph).
     private static let maxTableDepth = 8

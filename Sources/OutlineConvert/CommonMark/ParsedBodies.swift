@@ -77,7 +77,7 @@ struct BodyRenderer {
     }
 
     private func source(_ body: String, at position: Int) -> (CommonMarkDocument, Range<Int>, Bool)? {
-        if let bodies, let range = bodies.blocks(of: body, at: position) {
+        if let bodies, !bodies.document.isStructureOnly, let range = bodies.blocks(of: body, at: position) {
             return (bodies.document, range, bodies.document.sourceLines)
         }
         guard !body.isEmpty else { return nil }

@@ -225,7 +225,7 @@ struct MarkdownEmitter: OutlineWriter {
     /// it (which would underline the paragraph once the first is escaped). Read as Markdown
     /// is read back by default, GitHub's flavour: a `---` after a table is a rule there.
     private static func headingLines(_ lines: [String]) -> [Int] {
-        let document = CommonMarkDocument(parsing: lines.joined(separator: "\n"))
+        let document = CommonMarkDocument(parsing: lines.joined(separator: "\n"), structureOnly: true)
         var found: [Int] = []
         for index in 0..<document.blockCount {
             guard let block = document.heading(at: index) else { continue }

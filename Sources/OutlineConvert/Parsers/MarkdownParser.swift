@@ -31,7 +31,9 @@ public struct MarkdownParser: OutlineReader {
     func sniff(_ head: ArraySlice<UInt8>) -> Bool { flavor == .gitHub }
 
     func read(_ bytes: [UInt8], file: String, options: ConversionOptions) throws -> ParsedDocument {
-        try MarkdownParser(maxInputSize: options.maxInputSize, flavor: flavor).parse(bytes: bytes, file: file)
+        // (An output that writes bodies as their text needs the sections only.)
+        try MarkdownParser(maxInputSize: options.maxInputSize, flavor: flavor).parse(
+            bytes: bytes, file: file, structureOnly: !options.to.writer.rendersBodies)
     }
 
     /// Parses Markdown `text`; `file` names the source in messages.
@@ -41,6 +43,10 @@ public struct MarkdownParser: OutlineReader {
 
     /// Parses Markdown from raw bytes: they must be UTF-8 without NUL bytes (else a located error).
     public func parse(bytes: consuming [UInt8], file: String) throws -> ParsedDocument {
+        try parse(bytes: bytes, file: file, structureOnly: false)
+    }
+
+    func parse(bytes: consuming [UInt8], file: String, structureOnly: Bool) throws -> ParsedDocument {
         let source = Lines(try SourceText.validated(bytes, file: file))
         try limits.check(source.bytes, lineStarts: source.starts, file: file)
         let frontMatter = try FrontMatter(source.frontMatterCandidate, file: file)
@@ -48,10 +54,11 @@ public struct MarkdownParser: OutlineReader {
         // blank lines in its place keep cmark's line numbers equal to ours.
         let document =
             frontMatter.lineCount == 0
-            ? CommonMarkDocument(parsing: source.bytes[...], flavor: flavor)
+            ? CommonMarkDocument(parsing: source.bytes[...], flavor: flavor, structureOnly: structureOnly)
             : CommonMarkDocument(
                 parsing: (Array(repeating: 10, count: frontMatter.lineCount)
-                    + source.bytes[source.start(ofLine: frontMatter.lineCount + 1)...])[...], flavor: flavor)
+                    + source.bytes[source.start(ofLine: frontMatter.lineCount + 1)...])[...], flavor: flavor,
+                structureOnly: structureOnly)
 
         // One pass: each heading ends the body before it, closes the open nodes of its level
         // or deeper, and opens its own.
