@@ -255,3 +255,32 @@ enum TagFilter {
         return false
     }
 }
+
+// MARK: - Flanking
+
+/// CommonMark's flanking rules for a delimiter run, from the characters around it.
+enum Flanking {
+    static func of(before: Unicode.Scalar, after: Unicode.Scalar) -> (left: Bool, right: Bool) {
+        let left = !isSpace(after) && (!isPunctuation(after) || isSpace(before) || isPunctuation(before))
+        let right = !isSpace(before) && (!isPunctuation(before) || isSpace(after) || isPunctuation(after))
+        return (left, right)
+    }
+
+    static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09, 0x0A, 0x0C, 0x0D, 0x20: return true
+        default: return scalar.properties.generalCategory == .spaceSeparator
+        }
+    }
+
+    static func isPunctuation(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isASCII { return UInt8(scalar.value).isASCIIPunctuation }
+        switch scalar.properties.generalCategory {
+        case .connectorPunctuation, .dashPunctuation, .closePunctuation, .finalPunctuation, .initialPunctuation,
+            .otherPunctuation, .openPunctuation:
+            return true
+        default:
+            return false
+        }
+    }
+}

@@ -315,3 +315,8 @@ struct CellDocument {
         CommonMarkDocument.tree(of: text[...], memory: memory)
     }
 }
+
+/// A table column's alignment, as its delimiter row gives it (`:--`, `:-:`, `--:`).
+enum TableAlignment: String {
+    case left, center, right
+}
