@@ -1,4 +1,9 @@
 internal import CCmark
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The collapsible and callout blocks that bodies hold, made on cmark's tree as custom
 /// nodes (docs/formats.md): mkdocs' `!!!` / `???` / `===` blocks (see `MkDocsBlocks`),
@@ -323,10 +328,9 @@ struct CollapsibleBlocks {
     static func detailsContainers(of html: [OpaquePointer]) -> [OpaquePointer] {
         var containers: [OpaquePointer] = []
         for node in html {
+            // (Looked at through cmark's own text first: most raw HTML is anchors and comments.)
+            guard let text = cmark_node_get_literal(node), Self.tagNames.contains(where: { strstr(text, $0) != nil }) else { continue }
             let literal = CommonMarkDocument.literalBytes(node)[...]
-            guard ["details", "DETAILS", "Details", "summary", "SUMMARY", "Summary"].contains(where: { literal.contains(bytes: $0) }) else {
-                continue
-            }
             if cmark_node_get_type(node) == CMARK_NODE_HTML_INLINE {
                 let lowered = literal.map { $0.isASCIILetter ? $0 | 0x20 : $0 }
                 var escaped: [UInt8] = []
@@ -345,6 +349,9 @@ struct CollapsibleBlocks {
         }
         return containers
     }
+
+    /// What raw HTML holds when it may hold a details tag (without its first letter: any case).
+    private static let tagNames: [String] = ["etails", "ETAILS", "ummary", "UMMARY"]
 
     // MARK: - Nodes
 
