@@ -5,14 +5,7 @@ import pytest
 from axe_selenium_python import Axe
 
 from conftest import EXAMPLES, run
-from test_browser import make_driver
-
-
-@pytest.fixture(scope="module")
-def browser():
-    driver = make_driver()
-    yield driver
-    driver.quit()
+from test_browser import browser, make_driver  # (browser: the shared fixture)
 
 
 @pytest.fixture(scope="module")

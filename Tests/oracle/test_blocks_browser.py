@@ -9,17 +9,10 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from conftest import EXAMPLES, run
-from test_browser import DOCS, make_driver
+from test_browser import DOCS, browser, make_driver  # (browser: the shared fixture)
 
 GITHUB = EXAMPLES / "github" / "README.md"
 MKDOCS = EXAMPLES / "mkdocs" / "index.md"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    driver = make_driver()
-    yield driver
-    driver.quit()
 
 
 @pytest.fixture(scope="module")

@@ -58,19 +58,25 @@ struct BodyHeadings {
 
     /// The headings of `node` (a top-level block, or the grouping container of several), in order.
     func headings(in node: OpaquePointer) -> [OpaquePointer] {
-        var found: [OpaquePointer] = []
+        Self.nodes(in: node, holders: blocks) { headings[$0] != nil }
+    }
+
+    /// The nodes that `isOne` picks in `node` (a top-level block, or the grouping container
+    /// of several), walking only the top-level blocks among `holders`: those that hold one.
+    static func nodes(in node: OpaquePointer, holders: Set<OpaquePointer>, _ isOne: (OpaquePointer) -> Bool) -> [OpaquePointer] {
         var tops = [node]
-        if !blocks.contains(node) {
+        if !holders.contains(node) {
             tops = []
             var child = cmark_node_first_child(node)
             while let block = child {
-                if blocks.contains(block) { tops.append(block) }
+                if holders.contains(block) { tops.append(block) }
                 child = cmark_node_next(block)
             }
         }
+        var found: [OpaquePointer] = []
         for top in tops {
             CommonMarkDocument.walk(top) { node, entering in
-                if entering, headings[node] != nil { found.append(node) }
+                if entering && isOne(node) { found.append(node) }
             }
         }
         return found

@@ -402,22 +402,7 @@ struct CollapsibleBlocks {
 
     /// The blocks of `node` (a top-level block, or the grouping container of several), in order.
     func blocks(in node: OpaquePointer) -> [OpaquePointer] {
-        var tops = [node]
-        if !holders.contains(node) {
-            tops = []
-            var child = cmark_node_first_child(node)
-            while let block = child {
-                if holders.contains(block) { tops.append(block) }
-                child = cmark_node_next(block)
-            }
-        }
-        var found: [OpaquePointer] = []
-        for top in tops {
-            CommonMarkDocument.walk(top) { node, entering in
-                if entering, blocks[node] != nil { found.append(node) }
-            }
-        }
-        return found
+        BodyHeadings.nodes(in: node, holders: holders) { blocks[$0] != nil }
     }
 
     /// A callout's icon: its glyph comes from the page's style, by the callout's type, so
