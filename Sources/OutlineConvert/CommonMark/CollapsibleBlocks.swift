@@ -322,6 +322,23 @@ struct CollapsibleBlocks {
         return text
     }
 
+    /// Whether `text` may hold a details or summary tag (`<details`, `</summary`, in any
+    /// case): most documents then skip collecting their raw HTML.
+    static func mayHoldDetails(_ text: ArraySlice<UInt8>) -> Bool {
+        let names = [Array("details".utf8), Array("summary".utf8)]
+        return text.withUnsafeBufferPointer { buffer in
+            var start = 0
+            while let found = buffer.firstIndex(ofByte: UInt8(ascii: "<"), from: start) {
+                start = found + 1
+                let name = found + (found + 1 < buffer.count && buffer[found + 1] == UInt8(ascii: "/") ? 2 : 1)
+                guard name + 7 <= buffer.count else { return false }
+                // (ASCII letters: setting bit 5 lowers them.)
+                if names.contains(where: { tag in tag.indices.allSatisfy { buffer[name + $0] | 0x20 == tag[$0] } }) { return true }
+            }
+            return false
+        }
+    }
+
     /// The containers of the HTML blocks among `html` (raw HTML nodes, in document order)
     /// that hold a details tag; and in raw inline HTML (shown with `--unsafe`), details and
     /// summary tags are escaped, so that none can change the nesting of sections.

@@ -54,6 +54,11 @@ final class CommonMarkDocument {
     private var groupNames: [OpaquePointer: String] = [:]
     /// The collapsible and callout blocks bodies hold.
     private let blocks: CollapsibleBlocks
+    /// GitHub's strikethrough and autolinks, made on each top-level block just before it is
+    /// first written or its links are read (`completeInlines`); nil when there are none to
+    /// make. The blocks made so far.
+    private let inlines: GitHubExtensions?
+    private var inlinesMade: Set<OpaquePointer> = []
     private let flavor: MarkdownFlavor
     /// Read only for its sections' structure (see `parse`): never rendered.
     let isStructureOnly: Bool
@@ -85,6 +90,7 @@ final class CommonMarkDocument {
         moved = additions.moved
         bodyHeadings = additions.headings
         blocks = additions.blocks
+        inlines = additions.inlines
         var headings = 0
         blockNodes = NodeArena.run(in: arena) { Self.groupingBodies(of: parsed, memory: memory, headings: &headings) }
         headingsAreDense = headings > bytes.count / Self.denseHeadingBytes
@@ -95,6 +101,7 @@ final class CommonMarkDocument {
         var moved: [[LineOrigin]] = []
         var headings = BodyHeadings()
         var blocks: CollapsibleBlocks
+        var inlines: GitHubExtensions?
     }
 
     /// cmark's tree of `bytes` with what the flavour adds: mkdocs' blocks (the text rewritten
@@ -123,7 +130,7 @@ final class CommonMarkDocument {
                 }
                 if !mkdocs.blocks.isEmpty { additions.blocks.make(mkdocs, under: root) }
             }
-            let mayHoldDetails = ["details", "DETAILS", "Details", "summary", "SUMMARY", "Summary"].contains { text.contains(bytes: $0) }
+            let mayHoldDetails = CollapsibleBlocks.mayHoldDetails(text)
             var html: [OpaquePointer] = []
             let extensions = GitHubExtensions(source: text, memory: memory)
             if structureOnly {
@@ -132,6 +139,15 @@ final class CommonMarkDocument {
                 if mayHoldDetails { html = Self.nodes(under: root) { $0 == CMARK_NODE_HTML_BLOCK || $0 == CMARK_NODE_HTML_INLINE } }
             } else {
                 (additions.moved, headings, html) = extensions.apply(to: root, topLevelHeadings: isBody, keepsHTML: mayHoldDetails)
+                additions.inlines = extensions
+                // (Section titles are read before any body is written.)
+                if !isBody {
+                    var child = cmark_node_first_child(root)
+                    while let node = child {
+                        if cmark_node_get_type(node) == CMARK_NODE_HEADING { extensions.applyInlines(under: node) }
+                        child = cmark_node_next(node)
+                    }
+                }
                 if text.contains(bytes: "[!") { additions.blocks.makeAlerts(under: root) }
             }
             let containers = CollapsibleBlocks.detailsContainers(of: html)
@@ -296,6 +312,7 @@ final class CommonMarkDocument {
     /// headings and the names of their groups of tabs, from `ids` (once: written again, a
     /// heading keeps its id), and, with `forcedOpen`, the state of their collapsible blocks.
     func prepare(ofBlocks range: Range<Int>, ids: PageHeadingIdentifiers, forcedOpen: Bool?) {
+        completeInlines(ofBlocks: range)
         identifyHeadings(ofBlocks: range, ids: ids)
         guard !blocks.isEmpty else { return }
         for case let block? in blockNodes[range] {
@@ -308,6 +325,14 @@ final class CommonMarkDocument {
                 }
                 cmark_node_set_on_enter(node, made.openingTag(open: forcedOpen ?? made.open, name: name))
             }
+        }
+    }
+
+    /// Makes strikethrough and autolinks in the blocks in `range` that do not have them yet.
+    private func completeInlines(ofBlocks range: Range<Int>) {
+        guard let inlines else { return }
+        for case let block? in blockNodes[range] where inlinesMade.insert(block).inserted {
+            inlines.applyInlines(under: block)
         }
     }
 
@@ -336,6 +361,7 @@ final class CommonMarkDocument {
     /// Appends the HTML cmark renders for the blocks in `range` to `html` (see `prepare`
     /// first). Raw HTML is omitted unless `unsafe`.
     func appendHTML(ofBlocks range: Range<Int>, unsafe: Bool, to html: inout ByteBuffer) {
+        completeInlines(ofBlocks: range)
         if unsafe && flavor == .gitHub {
             for case let block? in blockNodes[range] {
                 Self.walk(block) { node, entering in
@@ -356,6 +382,7 @@ final class CommonMarkDocument {
     /// `range` (given the destination and its 1-based line and byte column; nil keeps it).
     /// Code spans and code blocks hold no links, so their text is never touched.
     func rewriteLinks(ofBlocks range: Range<Int>, _ rewrite: (String, Int, Int) -> String?) {
+        completeInlines(ofBlocks: range)
         for case let block? in blockNodes[range] {
             // Inside a table or a block moved in from a cells' document, positions are that
             // document's: the innermost such node says which. (A leaf holds no link.)
@@ -384,6 +411,7 @@ final class CommonMarkDocument {
     /// Markdown syntax; lists keep a bullet or number, block quotes and list items are
     /// indented, code keeps its lines, raw HTML is dropped.
     func plainText(ofBlocks range: Range<Int>, indent: String, sizeHint: Int = 0, blockStyle: PlainTextBlockStyle = .init()) -> [UInt8] {
+        completeInlines(ofBlocks: range)
         var writer = PlainTextWriter(indent: indent, sizeHint: sizeHint, blocks: blocks.blocks, style: blockStyle)
         for case let node? in blockNodes[range] { writer.write(node) }
         return writer.finish()
@@ -431,6 +459,12 @@ final class CommonMarkDocument {
     static func literalBytes(_ node: OpaquePointer) -> [UInt8] {
         guard let literal = cmark_node_get_literal(node) else { return [] }
         return literal.withMemoryRebound(to: UInt8.self, capacity: 1) { Array(UnsafeBufferPointer(start: $0, count: strlen(literal))) }
+    }
+
+    /// Whether the node's children are inline content.
+    static func holdsInlines(_ node: OpaquePointer) -> Bool {
+        let type = cmark_node_get_type(node)
+        return type == CMARK_NODE_PARAGRAPH || type == CMARK_NODE_HEADING
     }
 
     /// Whether cmark's iterator visits the node once (it has no exit event): a node that

@@ -26,6 +26,10 @@ struct GitHubExtensions {
     /// The parsed text (the tree's source positions are into it).
     private let source: SourceLines
     private let memory: UnsafeMutablePointer<cmark_mem>
+    /// Whether the source holds a tilde, and what may start an autolink: most documents
+    /// skip a walk of their text.
+    private let tildes: Bool
+    private let links: Autolinks.Triggers
 
     init(source bytes: ArraySlice<UInt8>, memory: UnsafeMutablePointer<cmark_mem>) {
         self.init(source: SourceLines(bytes), memory: memory)
@@ -34,21 +38,31 @@ struct GitHubExtensions {
     private init(source: SourceLines, memory: UnsafeMutablePointer<cmark_mem>) {
         self.source = source
         self.memory = memory
+        tildes = source.bytes.firstIndex(ofByte: UInt8(ascii: "~")) != nil
+        links = Autolinks.Triggers(source.bytes)
     }
 
-    /// Applies the extensions to the tree under `root` (GitHub's tag filter is applied when a
-    /// body is written, and only with `--unsafe`: see `TagFilter`). Returns, for the nodes
+    /// Applies the extensions that decide the tree's blocks to the tree under `root`: tables
+    /// and task items (strikethrough and autolinks wait for `applyInlines`, and GitHub's tag
+    /// filter for a body written with `--unsafe`: see `TagFilter`). Returns, for the nodes
     /// that came from the cells' documents, where each line of each is in the source (see
-    /// `NodeTag.level`); the headings the walk met, in order, but for top-level ones unless
+    /// `NodeTag.level`); the headings met, in order, but for top-level ones unless
     /// `topLevelHeadings` (see `BodyHeadings`); and, when `keepsHTML`, the raw HTML nodes.
     func apply(to root: OpaquePointer, topLevelHeadings: Bool, keepsHTML: Bool) -> (
         moved: [[LineOrigin]], headings: [OpaquePointer], html: [OpaquePointer]
     ) {
         var origins: [[LineOrigin]] = []
         if source.mayHoldTables { origins = makeTables(under: root, depth: 0) }
-        let found = applyInlineExtensions(
-            under: root, source: source, skipsMoved: !origins.isEmpty, topLevelHeadings: topLevelHeadings, keepsHTML: keepsHTML)
+        let found = collectBlocks(under: root, skipsMoved: !origins.isEmpty, topLevelHeadings: topLevelHeadings, keepsHTML: keepsHTML)
+        for item in found.items { makeTask(item) }
         return (origins, found.headings, found.html)
+    }
+
+    /// Strikethrough and autolinks under `node` (a top-level block: done just before it is
+    /// written, while its nodes are in the cache anyway, rather than in one more walk of the
+    /// whole tree). Tables and blocks moved in from a cells' document have them already.
+    func applyInlines(under node: OpaquePointer) {
+        applyInlineExtensions(under: node, skipsMoved: true)
     }
 
     /// Makes each setext heading that holds a table (a table directly followed by `---`,
@@ -81,77 +95,102 @@ struct GitHubExtensions {
 
     // MARK: - Inline extensions
 
-    /// Strikethrough, autolinks and task items, on the tree under `root`
-    /// whose source positions are into `source`, in one walk of the tree. Tables and blocks
-    /// moved in from a cells' document have been through this already.
-    @discardableResult
-    private func applyInlineExtensions(
-        under root: OpaquePointer, source: SourceLines, skipsMoved: Bool, topLevelHeadings: Bool = false, keepsHTML: Bool = false
-    ) -> (headings: [OpaquePointer], html: [OpaquePointer]) {
-        let tildes = source.bytes.firstIndex(ofByte: UInt8(ascii: "~")) != nil
-        let tasks = source.bytes.firstIndex(ofByte: UInt8(ascii: "]")) != nil
-        let links = Autolinks.Triggers(source.bytes)
-        var found = collect(
-            under: root, tildes: tildes, tasks: tasks, links: links, skipsMoved: skipsMoved, topLevelHeadings: topLevelHeadings,
-            keepsHTML: keepsHTML)
+    /// Strikethrough and autolinks on the tree under `root` whose source positions are into
+    /// the source. Tables and blocks moved in from a cells' document have been through this
+    /// already.
+    private func applyInlineExtensions(under root: OpaquePointer, skipsMoved: Bool) {
+        guard tildes || links.any else { return }
+        var found = collectInlines(under: root, tildes: tildes, links: links, skipsMoved: skipsMoved)
         var struck = false
-        for container in found.containers { struck = strikethrough(in: container, source: source) || struck }
+        for container in found.containers { struck = strikethrough(in: container) || struck }
         // (Strikethrough replaced text nodes: find the autolinks' again.)
         if struck && links.any {
-            found.texts = collect(under: root, tildes: false, tasks: false, links: links, skipsMoved: skipsMoved).texts
+            found.texts = collectInlines(under: root, tildes: false, links: links, skipsMoved: skipsMoved).texts
         }
-        for item in found.items { makeTask(item, source: source) }
         for text in found.texts { makeAutolinks(in: text) }
-        return (found.headings, found.html)
     }
 
-    /// What the inline extensions work on: the parents of text with tildes, list items, raw
-    /// HTML, and text that may hold an autolink (outside links).
-    private struct Found {
-        var containers: [OpaquePointer] = []
-        var items: [OpaquePointer] = []
-        var html: [OpaquePointer] = []
-        var texts: [OpaquePointer] = []
-        var headings: [OpaquePointer] = []
-    }
-
-    private func collect(
-        under root: OpaquePointer, tildes: Bool, tasks: Bool, links: Autolinks.Triggers, skipsMoved: Bool, topLevelHeadings: Bool = false,
-        keepsHTML: Bool = false
-    ) -> Found {
-        var found = Found()
-        var skipping: OpaquePointer?
-        var linkDepth = 0
-        CommonMarkDocument.walk(root) { node, entering in
-            if let skipped = skipping {
-                if skipped == node && !entering { skipping = nil }
-                return
-            }
-            if skipsMoved && entering && NodeTag(of: node)?.level != nil {
-                // (A leaf has no exit event: there is nothing under it to skip.)
-                if !CommonMarkDocument.isLeaf(node) { skipping = node }
-                return
-            }
-            switch cmark_node_get_type(node) {
-            case CMARK_NODE_TEXT:
-                guard let literal = cmark_node_get_literal(node) else { return }
-                if tildes, let parent = cmark_node_parent(node), found.containers.last != parent, strchr(literal, 0x7E) != nil {
-                    found.containers.append(parent)
+    /// Calls `visit` for each node under `root` in document order, entering and leaving (a
+    /// leaf only entering), but for what lies under a table or a block moved in from a
+    /// cells' document when `skipsMoved`, and for inline content unless `inlines` (a walk of
+    /// the blocks only: it never reads the inline nodes, most of a tree).
+    private static func walk(
+        under root: OpaquePointer, skipsMoved: Bool, inlines: Bool = true, _ visit: (OpaquePointer, Bool) -> Void
+    ) {
+        var current = root
+        var entering = true
+        while true {
+            if !entering {
+                visit(current, false)
+            } else if !(skipsMoved && NodeTag(of: current)?.level != nil) {
+                visit(current, true)
+                if !CommonMarkDocument.isLeaf(current) && (inlines || !CommonMarkDocument.holdsInlines(current)) {
+                    if let child = cmark_node_first_child(current) {
+                        current = child
+                        continue
+                    }
+                    visit(current, false)
                 }
-                if linkDepth == 0 && links.mayHold(literal) { found.texts.append(node) }
-            case CMARK_NODE_LINK, CMARK_NODE_IMAGE:
-                linkDepth += entering ? 1 : -1
+            }
+            if current == root { return }
+            if let next = cmark_node_next(current) {
+                current = next
+                entering = true
+            } else {
+                guard let parent = cmark_node_parent(current) else { return }
+                current = parent
+                entering = false
+            }
+        }
+    }
+
+    /// The list items (when the source may hold a task), the headings and, when
+    /// `keepsHTML`, the raw HTML (inline too: the walk then takes in inline content).
+    private func collectBlocks(
+        under root: OpaquePointer, skipsMoved: Bool, topLevelHeadings: Bool, keepsHTML: Bool
+    ) -> (items: [OpaquePointer], headings: [OpaquePointer], html: [OpaquePointer]) {
+        let tasks = source.bytes.firstIndex(ofByte: UInt8(ascii: "]")) != nil
+        var items: [OpaquePointer] = []
+        var headings: [OpaquePointer] = []
+        var html: [OpaquePointer] = []
+        Self.walk(under: root, skipsMoved: skipsMoved, inlines: keepsHTML) { node, entering in
+            guard entering else { return }
+            switch cmark_node_get_type(node) {
             case CMARK_NODE_ITEM:
-                if tasks && entering { found.items.append(node) }
+                if tasks { items.append(node) }
             case CMARK_NODE_HEADING:
-                if entering && (topLevelHeadings || cmark_node_parent(node) != root) { found.headings.append(node) }
+                if topLevelHeadings || cmark_node_parent(node) != root { headings.append(node) }
             case CMARK_NODE_HTML_BLOCK, CMARK_NODE_HTML_INLINE:
-                if keepsHTML { found.html.append(node) }
+                if keepsHTML { html.append(node) }
             default:
                 break
             }
         }
-        return found
+        return (items, headings, html)
+    }
+
+    /// The parents of text with tildes, and text that may hold an autolink (outside links).
+    private func collectInlines(
+        under root: OpaquePointer, tildes: Bool, links: Autolinks.Triggers, skipsMoved: Bool
+    ) -> (containers: [OpaquePointer], texts: [OpaquePointer]) {
+        var containers: [OpaquePointer] = []
+        var texts: [OpaquePointer] = []
+        var linkDepth = 0
+        Self.walk(under: root, skipsMoved: skipsMoved) { node, entering in
+            switch cmark_node_get_type(node) {
+            case CMARK_NODE_TEXT:
+                guard let literal = cmark_node_get_literal(node) else { return }
+                if tildes, let parent = cmark_node_parent(node), containers.last != parent, strchr(literal, 0x7E) != nil {
+                    containers.append(parent)
+                }
+                if linkDepth == 0 && links.mayHold(literal) { texts.append(node) }
+            case CMARK_NODE_LINK, CMARK_NODE_IMAGE:
+                linkDepth += entering ? 1 : -1
+            default:
+                break
+            }
+        }
+        return (containers, texts)
     }
 
     // MARK: - Strikethrough
@@ -169,11 +208,11 @@ struct GitHubExtensions {
     /// the nearest opener of the same length; the runs between are then spent) and wraps
     /// what each pair encloses in `<del>`.
     @discardableResult
-    private func strikethrough(in container: OpaquePointer, source: SourceLines) -> Bool {
+    private func strikethrough(in container: OpaquePointer) -> Bool {
         var runs: [TildeRun] = []
         var child = cmark_node_first_child(container)
         while let node = child {
-            if cmark_node_get_type(node) == CMARK_NODE_TEXT { runs += tildeRuns(in: node, source: source) }
+            if cmark_node_get_type(node) == CMARK_NODE_TEXT { runs += tildeRuns(in: node) }
             child = cmark_node_next(node)
         }
         guard runs.count > 1 else { return false }
@@ -221,7 +260,7 @@ struct GitHubExtensions {
     /// The tilde runs of a text node: only tildes written as such in the source count (an
     /// escaped `\~` or `&#126;` does not), and whether each may open or close depends on the
     /// characters around it in the source, as for emphasis.
-    private func tildeRuns(in node: OpaquePointer, source: SourceLines) -> [TildeRun] {
+    private func tildeRuns(in node: OpaquePointer) -> [TildeRun] {
         let literal = CommonMarkDocument.literalBytes(node)
         let positions = literal.indices.filter { literal[$0] == UInt8(ascii: "~") }
         guard !positions.isEmpty, let raw = source.slice(of: node) else { return [] }
@@ -273,7 +312,7 @@ struct GitHubExtensions {
     /// Makes `item` a task item when its line starts with a list marker and `[ ]`, `[x]` or
     /// `[X]` followed by a space or tab (read from the line's start, as cmark-gfm does: so not
     /// inside a block quote), and its first paragraph starts with it.
-    private func makeTask(_ item: OpaquePointer, source: SourceLines) {
+    private func makeTask(_ item: OpaquePointer) {
         let line = source.line(Int(cmark_node_get_start_line(item)))
         guard let marker = Self.taskMarker(line),
             let paragraph = cmark_node_first_child(item), cmark_node_get_type(paragraph) == CMARK_NODE_PARAGRAPH,
@@ -399,13 +438,16 @@ struct GitHubExtensions {
         guard fragments.count >= cells.fragmentIsCell.count else { return [] }
         // The lines after a table are a paragraph again there, which may hold a table.
         let cellsSource = SourceLines(cells.text[...])
+        let cellsExtensions = GitHubExtensions(source: cellsSource, memory: memory)
         var levels = [cells.origins]
         if depth < Self.maxTableDepth, found.contains(where: { $0.table.after != nil }), cellsSource.mayHoldTables {
-            let inner = GitHubExtensions(source: cellsSource, memory: memory).makeTables(under: document, depth: depth + 1)
+            let inner = cellsExtensions.makeTables(under: document, depth: depth + 1)
             levels += inner.map { $0.map { $0.through(cells.origins) } }
         }
         for (quote, isCell) in zip(fragments, cells.fragmentIsCell) where isCell { CellDocument.removeCellPrefix(from: quote) }
-        applyInlineExtensions(under: document, source: cellsSource, skipsMoved: levels.count > 1)
+        cellsExtensions.applyInlineExtensions(under: document, skipsMoved: levels.count > 1)
+        let items = cellsExtensions.collectBlocks(under: document, skipsMoved: levels.count > 1, topLevelHeadings: false, keepsHTML: false).items
+        for item in items { cellsExtensions.makeTask(item) }
 
         var fragment = fragments.makeIterator()
         for (paragraph, table) in found {
