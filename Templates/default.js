@@ -1,7 +1,10 @@
 // outline-render: progressive enhancement only; the page is complete without it.
 (function () {
   "use strict";
-  var sections = function () { return document.querySelectorAll("details"); };
+  // The page's sections and blocks (not the site's navigation).
+  var sections = function () {
+    return Array.prototype.filter.call(document.querySelectorAll("details"), function (d) { return !d.closest(".outline-index"); });
+  };
 
   // Accordion groups (<details name>) let one member open at a time; expand-all and
   // printing lift that, collapse-all and the end of printing put it back.
@@ -203,8 +206,164 @@
       if (event.key !== "/" || event.ctrlKey || event.metaKey || event.altKey) return;
       if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) return;
       event.preventDefault();
-      field.focus();
+      // (In a docs site, / is for the site search.)
+      (document.getElementById("outline-render:search") || field).focus();
     });
+  }
+
+  // A docs site: the outline of its pages, drawn from outline-site/nav.js, and the search
+  // of all its sections, in outline-site/search.js; both are scripts the page loads (a
+  // fetch of data is refused from file://), each a call with one JSON value.
+  var site = document.querySelector(".outline-index[data-outline-root]");
+  if (site) {
+    var root = site.getAttribute("data-outline-root"), here = site.getAttribute("data-outline-page");
+    var load = function (name) {
+      var script = document.createElement("script");
+      script.src = root + "outline-site/" + name;
+      document.head.appendChild(script);
+    };
+    var wide = window.matchMedia("(min-width: 75rem)");
+    var menu = site.querySelector(".outline-site-menu");
+    if (menu && wide.matches) menu.open = true;
+    window.outlineSiteNavigation = function (data) {
+      var pages = data.pages;
+      function link(page, title) {
+        var a = document.createElement("a");
+        a.href = root + pages[page][0];
+        a.textContent = title || pages[page][1];
+        if (pages[page][0] === here) a.setAttribute("aria-current", "page");
+        return a;
+      }
+      // A folder is [title, index page or -1, entries…]; an entry a page number or a folder.
+      function folder(node, top) {
+        var list = document.createElement("ul"), holds = false;
+        var item = function (child) { var li = document.createElement("li"); li.appendChild(child); list.appendChild(li); };
+        if (top && node[1] >= 0) { item(link(node[1])); holds = pages[node[1]][0] === here; }
+        for (var i = 2; i < node.length; i++) {
+          var entry = node[i];
+          if (typeof entry === "number") {
+            item(link(entry));
+            if (pages[entry][0] === here) holds = true;
+            continue;
+          }
+          var details = document.createElement("details"), summary = document.createElement("summary");
+          summary.appendChild(entry[1] >= 0 ? link(entry[1], entry[0]) : document.createTextNode(entry[0]));
+          details.appendChild(summary);
+          var inner = folder(entry, false);
+          details.appendChild(inner.list);
+          if (inner.holds || (entry[1] >= 0 && pages[entry[1]][0] === here)) { details.open = true; holds = true; }
+          item(details);
+        }
+        return { list: list, holds: holds };
+      }
+      var tree = site.querySelector(".outline-site-tree");
+      tree.textContent = "";
+      tree.appendChild(folder(data.tree, true).list);
+      site.navigation = data;
+    };
+    load("nav.js");
+
+    // The search: sections whose title or text hold every word typed (case and accents
+    // aside), titles first, as page › section with a snippet; arrows and Enter choose.
+    var box = site.querySelector(".outline-site-search");
+    var search = document.getElementById("outline-render:search");
+    var results = document.getElementById("outline-render:results");
+    var count = site.querySelector(".outline-search-count");
+    var index = null, requested = false, chosen = -1, pending = "";
+    window.outlineSiteSearch = function (sections) {
+      index = sections.map(function (s) { return { page: s[0], id: s[1], title: s[2], text: s[3], folded: fold(s[2] + "\n" + s[3]) }; });
+      if (pending) find(pending);
+    };
+    function request() { if (!requested) { requested = true; load("search.js"); } }
+    function snippet(text, words) {
+      // About 160 characters around the first word found, each word found marked.
+      var folded = fold(text), at = -1;
+      words.forEach(function (w) { var i = folded.indexOf(w); if (i >= 0 && (at < 0 || i < at)) at = i; });
+      var start = Math.max(0, at - 60), piece = text.slice(start, start + 160), span = document.createElement("span");
+      span.className = "outline-search-snippet";
+      if (start > 0) piece = "…" + piece;
+      var foldedPiece = fold(piece), last = 0, ranges = [];
+      words.forEach(function (w) {
+        for (var i = foldedPiece.indexOf(w); i >= 0 && w; i = foldedPiece.indexOf(w, i + w.length)) ranges.push([i, i + w.length]);
+      });
+      ranges.sort(function (a, b) { return a[0] - b[0]; });
+      // (Folding keeps ASCII in place; elsewhere a mark may be off by an accent: text only.)
+      ranges.forEach(function (r) {
+        if (r[0] < last || foldedPiece.length !== piece.length) return;
+        span.appendChild(document.createTextNode(piece.slice(last, r[0])));
+        var m = document.createElement("mark");
+        m.textContent = piece.slice(r[0], r[1]);
+        span.appendChild(m);
+        last = r[1];
+      });
+      span.appendChild(document.createTextNode(piece.slice(last)));
+      return span;
+    }
+    function choose(position) {
+      var links = results.querySelectorAll("a");
+      if (!links.length) return;
+      chosen = (position + links.length) % links.length;
+      for (var i = 0; i < links.length; i++) {
+        if (i === chosen) links[i].setAttribute("aria-current", "true"); else links[i].removeAttribute("aria-current");
+      }
+      links[chosen].scrollIntoView({ block: "nearest" });
+    }
+    function find(query) {
+      var started = performance.now();
+      var words = fold(query).split(/\s+/).filter(Boolean);
+      results.textContent = "";
+      count.textContent = "";
+      chosen = -1;
+      if (!words.length) return;
+      if (!index) { pending = query; request(); return; }
+      var inTitle = [], inText = [];
+      for (var i = 0; i < index.length; i++) {
+        var s = index[i];
+        if (!words.every(function (w) { return s.folded.indexOf(w) >= 0; })) continue;
+        var title = fold(s.title);
+        (words.every(function (w) { return title.indexOf(w) >= 0; }) ? inTitle : inText).push(s);
+      }
+      var found = inTitle.concat(inText), pages = site.navigation ? site.navigation.pages : null;
+      found.slice(0, 50).forEach(function (s) {
+        var li = document.createElement("li"), a = document.createElement("a"), place = document.createElement("span");
+        a.href = root + (pages ? pages[s.page][0] : "") + (s.id ? "#" + encodeURIComponent(s.id) : "");
+        a.tabIndex = -1;
+        place.className = "outline-search-place";
+        var pageTitle = pages ? pages[s.page][1] : "";
+        place.textContent = pageTitle && pageTitle !== s.title ? pageTitle + " › " + s.title : s.title;
+        a.appendChild(place);
+        if (s.text) a.appendChild(snippet(s.text, words));
+        li.appendChild(a);
+        results.appendChild(li);
+      });
+      count.textContent = found.length > 50 ? "the first 50 of " + found.length + " sections"
+        : found.length === 1 ? "1 section" : found.length + " sections";
+      search.setAttribute("data-search-ms", (performance.now() - started).toFixed(1));
+      search.setAttribute("data-search-results", String(found.length));
+    }
+    if (box && search && results) {
+      box.hidden = false;
+      // A result on this page: its section opens even when the address does not change.
+      results.addEventListener("click", function () { setTimeout(reveal, 0); });
+      search.addEventListener("focus", request);
+      var searchTimer = 0;
+      search.addEventListener("input", function () {
+        clearTimeout(searchTimer);
+        searchTimer = setTimeout(function () { find(search.value); }, 60);
+      });
+      search.addEventListener("keydown", function (event) {
+        if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+          event.preventDefault();
+          choose(chosen + (event.key === "ArrowDown" ? 1 : -1));
+        } else if (event.key === "Enter") {
+          var a = results.querySelectorAll("a")[Math.max(chosen, 0)];
+          if (a) { event.preventDefault(); a.click(); }
+        } else if (event.key === "Escape") {
+          search.value = "";
+          find("");
+        }
+      });
+    }
   }
 
   // The table of contents marks the entry of the section being read.

@@ -40,10 +40,10 @@ struct Batch {
         // HTML into a folder is a docs site: links between pages, assets, the link check.
         let site =
             options.to == .html
-            ? (
+            ? DocsSite(
                 links: SiteLinks(jobs: plan.jobs, outputDirectory: outputDirectory),
-                index: parsed.index ? Path.join(outputDirectory, "index.html") : nil
-            )
+                outputDirectory: outputDirectory, index: parsed.index ? Path.join(outputDirectory, "index.html") : nil,
+                siteURL: options.siteURL)
             : nil
         // A site's pages depend on which files are inputs (their links point at them).
         let inputs =
@@ -60,7 +60,7 @@ struct Batch {
         let tally = Tally(keepsPages: parsed.index || site != nil, failed: plan.failures.count)
         let total = plan.jobs.count
         let reporter = reporter
-        runner.run(
+        let navigation = runner.run(
             plan.jobs,
             started: { index, job in
                 reporter.progress(index + 1, of: total, job.input)
@@ -71,7 +71,16 @@ struct Batch {
             })
         reporter.clearProgress()
 
-        if site != nil { checkLinksAndCopyAssets(tally.pages, runner: runner, tally: tally) }
+        // (When no page converted, there is no site to navigate or search.)
+        if let site, let navigation, !tally.pages.isEmpty {
+            navigation.warnings.forEach(reporter.warning)
+            checkLinksAndCopyAssets(tally.pages, runner: runner, tally: tally)
+            for file in site.sharedFiles(navigation: navigation, pages: tally.pages, style: PageTemplate.defaultStyle) {
+                let result = runner.write(file.bytes, to: file.path)
+                tally.add(result, countsAsPage: false)
+                Self.report(result, reporter: reporter)
+            }
+        }
         if parsed.index { writeIndex(tally.pages, runner: runner, tally: tally) }
         if !parsed.check { record?.save(temporaries: temporaries) }
         reporter.summary(tally.summary(check: parsed.check, skipped: plan.skipped.count))

@@ -60,7 +60,8 @@ extension Arguments {
         },
         Option(
             names: ["--template"], value: "file",
-            help: "HTML: a page template with {{title}}, {{content}}, {{style}}, {{script}}, {{lang}}, {{index}} and {{toc}} placeholders.",
+            help:
+                "HTML: a page template with {{title}}, {{content}}, {{style}}, {{script}}, {{lang}}, {{index}}, {{toc}}, {{pager}} and {{canonical}} placeholders.",
             forWriter: true
         ) {
             $0.templatePath = $1
@@ -132,6 +133,17 @@ extension Arguments {
             help: "With a folder: also write index.html, a collapsible outline of the pages; every page links back to it."
         ) {
             a, _ in a.index = true
+        },
+        Option(
+            names: ["--site-url"], value: "url",
+            help: "With a folder to HTML: the site's address once published (https://…/): canonical links in every page, and sitemap.xml."
+        ) {
+            guard $1.hasPrefix("https://") || $1.hasPrefix("http://"), $1.count > 8,
+                !$1.contains(where: { $0.isWhitespace || $0 == "\"" || $0 == "<" })
+            else {
+                throw UsageError(message: "--site-url takes an http:// or https:// address, such as https://example.org/docs/; got '\($1)'")
+            }
+            $0.conversion.siteURL = $1
         },
         Option(
             names: ["--cache-dir"], value: "folder", help: "Keep the record of what a folder run wrote here.",

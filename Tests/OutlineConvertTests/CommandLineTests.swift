@@ -71,7 +71,7 @@ import Testing
         #expect(bad.status == 1)
         #expect(
             bad.stderr
-                == "\(dir.appending(path: "bad.html").path):3: error: unknown placeholder '{{footer}}'; known: {{title}}, {{content}}, {{style}}, {{script}}, {{lang}}, {{index}}, {{toc}}\n"
+                == "\(dir.appending(path: "bad.html").path):3: error: unknown placeholder '{{footer}}'; known: {{title}}, {{content}}, {{style}}, {{script}}, {{lang}}, {{index}}, {{toc}}, {{pager}}, {{canonical}}\n"
         )
         #expect(!FileManager.default.fileExists(atPath: dir.appending(path: "out.html").path))
 

@@ -124,7 +124,8 @@ import Testing
         #expect(
             throws: ConversionError.invalid(
                 SourceLocation(file: "my.html", line: 2),
-                "unknown placeholder '{{body}}'; known: {{title}}, {{content}}, {{style}}, {{script}}, {{lang}}, {{index}}, {{toc}}")
+                "unknown placeholder '{{body}}'; known: {{title}}, {{content}}, {{style}}, {{script}}, {{lang}}, {{index}}, {{toc}}, "
+                    + "{{pager}}, {{canonical}}")
         ) {
             try PageTemplate(text: "<p>\n{{body}}", path: "my.html")
         }

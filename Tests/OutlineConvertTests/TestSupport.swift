@@ -105,9 +105,17 @@ enum Support {
 
     static func read(_ url: URL) throws -> String { try String(contentsOf: url, encoding: .utf8) }
 
-    /// The outputs in a folder tree: its files without the batch's build record.
+    /// The pages and assets in a folder tree: its files without a docs site's shared
+    /// navigation and search files (`outline-site/`: Tests/oracle/test_site_navigation.py).
     static func outputs(_ url: URL) -> [String] {
-        listing(url)
+        listing(url).filter { !$0.hasPrefix("outline-site/") }
+    }
+
+    /// A docs site's page as a single file's page would be: without the site's navigation
+    /// and the previous / next links.
+    static func withoutSiteNavigation(_ page: String) -> String {
+        page.replacing(#/\n<nav class="outline-index"[\s\S]*?</nav>/#, with: "")
+            .replacing(#/<nav class="outline-pager"[\s\S]*?</nav>/#, with: "")
     }
 
     /// The files in a folder tree (hidden ones too), relative paths, sorted.

@@ -52,7 +52,8 @@ Up: [guide](../guide.md#details) and [index](../../index.md#home).
     "secret.txt": "outside the input folder",
 }
 
-EXPECTED_OUTPUTS = ["api.html", "files/manual.pdf", "img/logo.png", "index.html", "sub/deep/page.html", "sub/guide.html"]
+EXPECTED_OUTPUTS = ["api.html", "files/manual.pdf", "img/logo.png", "index.html", "outline-site/nav.html", "outline-site/nav.js",
+                    "outline-site/search.js", "sub/deep/page.html", "sub/guide.html"]
 EXPECTED_WARNINGS = [
     "docs/index.md:4:35: warning: no file 'nope.md' (linked from here)",
     "docs/index.md:4:58: warning: no section 'instal' in docs/sub/guide.md",
@@ -187,13 +188,13 @@ def test_the_index_is_an_outline_of_the_site_and_every_page_links_back(tmp_path)
     assert '<details id="sub"' in index and '<details id="deep"' in index
     assert '<a href="sub/guide.html">Guide</a>' in index and '<a href="sub/deep/page.html">Page</a>' in index
     for page, back in [("api.html", "index.html"), ("sub/guide.html", "../index.html"), ("sub/deep/page.html", "../../index.html")]:
-        assert f'<nav class="outline-index"><a href="{back}">' in (site / page).read_text()
+        assert f'<a href="{back}">↑ Index</a>' in (site / page).read_text()
     # A tree with its own index.md: that page is the index, and the pages link to it.
     make_tree(tmp_path)
     result = tool(tmp_path, "docs", "-o", "site2", "--index")
     assert "made by the tree itself" in tool(tmp_path, "docs", "-o", "site2", "--index", "-v").stderr
-    assert '<nav class="outline-index"><a href="../index.html">' in (tmp_path / "site2/sub/guide.html").read_text()
-    assert 'class="outline-index"' not in (tmp_path / "site2/index.html").read_text()
+    assert '<a href="../index.html">↑ Index</a>' in (tmp_path / "site2/sub/guide.html").read_text()
+    assert '↑ Index' not in (tmp_path / "site2/index.html").read_text()
 
 
 def test_a_single_file_run_leaves_links_alone(tmp_path):

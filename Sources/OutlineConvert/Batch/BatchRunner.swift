@@ -49,8 +49,9 @@ package struct BatchRunner: Sendable {
     package let record: BuildRecord?
     /// The files that must never be written: every input of the run, by identity.
     package let protected: Set<FileIdentity>
-    /// In a docs site: the run's links, and where its index page is written (if it has one).
-    package let site: (links: SiteLinks, index: String?)?
+    /// In a docs site: the run's links, its output folder, and where its index page is
+    /// written (if it has one).
+    package let site: DocsSite?
     /// The output folders made (or found) so far: each is made once, not once per file.
     private let folders = KnownFolders()
 
@@ -58,7 +59,7 @@ package struct BatchRunner: Sendable {
     /// pages a docs site.
     package init(
         converter: Converter, workers: Int, check: Bool, temporaries: TemporaryFiles, record: BuildRecord? = nil,
-        protected: Set<FileIdentity> = [], site: (links: SiteLinks, index: String?)? = nil
+        protected: Set<FileIdentity> = [], site: DocsSite? = nil
     ) {
         self.converter = converter
         self.workers = max(1, workers)
@@ -69,18 +70,48 @@ package struct BatchRunner: Sendable {
         self.site = site
     }
 
-    /// Runs `jobs`; `started` is told of each job as a worker takes it (for progress).
+    /// Runs `jobs`; `started` is told of each job as a worker takes it (for progress). In a
+    /// docs site, returns its navigation (made once every page has been read).
+    @discardableResult
     package func run(
         _ jobs: [BatchJob], started: @escaping @Sendable (Int, BatchJob) -> Void = { _, _ in },
         report: @escaping @Sendable (BatchResult) -> Void
+    ) -> SiteNavigation? {
+        guard let site else {
+            runInOrder(jobs, report: report) { index, lookup in
+                started(index, jobs[index])
+                return convert(jobs[index], lookup: lookup)
+            }
+            return nil
+        }
+        // A site's pages link to their neighbours in reading order, which depends on every
+        // page's title: every page is read and converted first, and written once all are.
+        let drafts = Drafts(jobs)
+        let read: @Sendable (Int, FileStatusLookup) -> BatchResult? = { index, lookup in
+            started(index, jobs[index])
+            drafts[index] = draft(jobs[index], site: site, lookup: lookup)
+            return nil
+        }
+        runInOrder(jobs, report: { _ in }, read)
+        let navigation = site.navigation(of: jobs, drafts: (0..<jobs.count).map { drafts[$0] })
+        runInOrder(jobs, report: report) { index, lookup in
+            finish(jobs[index], draft: drafts[index], pager: navigation.pager(for: jobs[index].output), site: site, lookup: lookup)
+        }
+        return navigation
+    }
+
+    /// Runs `work` for each job on the workers, each taking one output folder's jobs at a
+    /// time; its results go to `report` in job order.
+    private func runInOrder(
+        _ jobs: [BatchJob], report: @escaping @Sendable (BatchResult) -> Void,
+        _ work: @escaping @Sendable (Int, FileStatusLookup) -> BatchResult?
     ) {
         let count = min(workers, max(jobs.count, 1))
         let queue = InOrderQueue(jobs, workers: count, report: report)
         DispatchQueue.concurrentPerform(iterations: count) { worker in
             let lookup = FileStatusLookup()  // (a worker takes one folder's jobs at a time)
             while let index = queue.nextJob(worker: worker) {
-                started(index, jobs[index])
-                queue.finish(index, result: convert(jobs[index], lookup: lookup))
+                queue.finish(index, result: work(index, lookup))
             }
         }
     }
@@ -91,36 +122,97 @@ package struct BatchRunner: Sendable {
     }
 
     private func convert(_ job: BatchJob, lookup: FileStatusLookup) -> BatchResult {
+        switch draft(job, site: nil, lookup: lookup) {
+        case .done(let result): return result
+        case .unchanged(let result, _): return result
+        case .converted(let conversion, let input): return deliver(job, conversion, input: input, lookup: lookup)
+        }
+    }
+
+    /// A page read: known to be unchanged (with the pager it was written with), converted
+    /// but not written yet, or done (it failed).
+    enum Draft: Sendable {
+        case done(BatchResult)
+        case unchanged(BatchResult, pager: String)
+        case converted(Conversion, input: (hash: String, status: String))
+
+        /// The page's title and facts, for the site's navigation.
+        var result: (title: String?, facts: PageFacts?) {
+            switch self {
+            case .done(let result), .unchanged(let result, _): (result.title, result.facts)
+            case .converted(let conversion, _): (conversion.title, conversion.facts)
+            }
+        }
+    }
+
+    /// Reads `job` (converted unless the record, when `trusted`, says its output is as it was).
+    private func draft(_ job: BatchJob, site: DocsSite?, lookup: FileStatusLookup, trusted: Bool = true) -> Draft {
+        let record = trusted ? record : nil
         // The input's status before it is read: when it is as recorded, it is not read at all.
-        let status = record?.inputStatus(job.input, lookup: lookup) ?? ""
-        if let (title, facts, warnings) = record?.unchanged(job, status: status, lookup: lookup) {
-            return BatchResult(job: job, outcome: check ? .upToDate : .unchanged, warnings: warnings, title: title, facts: facts)
+        let status = self.record?.inputStatus(job.input, lookup: lookup) ?? ""
+        if let (title, facts, warnings, pager) = record?.unchanged(job, status: status, lookup: lookup) {
+            return .unchanged(
+                BatchResult(job: job, outcome: check ? .upToDate : .unchanged, warnings: warnings, title: title, facts: facts), pager: pager)
         }
         let input: [UInt8]
         do {
             input = try converter.load(job.input)
         } catch let error as ConversionError {
-            return BatchResult(job: job, outcome: .failed(error), warnings: [], title: nil)
+            return .done(BatchResult(job: job, outcome: .failed(error), warnings: [], title: nil))
         } catch {
-            return BatchResult(job: job, outcome: .failed(.io(path: job.input, "cannot read")), warnings: [], title: nil)
+            return .done(BatchResult(job: job, outcome: .failed(.io(path: job.input, "cannot read")), warnings: [], title: nil))
         }
-        if let (title, facts, warnings) = record?.unchanged(job, status: status, input: input, lookup: lookup) {
-            return BatchResult(job: job, outcome: check ? .upToDate : .unchanged, warnings: warnings, title: title, facts: facts)
+        if let (title, facts, warnings, pager) = record?.unchanged(job, status: status, input: input, lookup: lookup) {
+            return .unchanged(
+                BatchResult(job: job, outcome: check ? .upToDate : .unchanged, warnings: warnings, title: title, facts: facts), pager: pager)
         }
-        let page = site.map { site in
-            PageSite(
-                links: site.links.page(job),
-                indexLink: site.index.flatMap { index in
-                    // (The index page itself needs no link to itself.)
-                    BatchPlan.absolute(index) == BatchPlan.absolute(job.output)
-                        ? nil : SiteLinks.relative(from: Path.parent(BatchPlan.absolute(job.output)), to: BatchPlan.absolute(index))
-                })
+        do {
+            let conversion = try converter.convert(input, file: job.input, site: site?.page(job))
+            return .converted(conversion, input: (BuildRecord.hash(input), status))
+        } catch let error as ConversionError {
+            return .done(BatchResult(job: job, outcome: .failed(error), warnings: [], title: nil))
+        } catch {
+            return .done(BatchResult(job: job, outcome: .failed(.io(path: job.output, "\(error)")), warnings: [], title: nil))
         }
-        let result = finish(job) { try converter.convert(input, file: job.input, site: page) }
+    }
+
+    /// A site's page written with its `pager`: an unchanged page stays as it is unless it
+    /// was written with another pager, when it is converted again.
+    private func finish(_ job: BatchJob, draft: Draft, pager: String, site: DocsSite, lookup: FileStatusLookup) -> BatchResult {
+        switch draft {
+        case .done(let result):
+            return result
+        case .unchanged(let result, let recorded) where recorded == pager:
+            return result
+        case .unchanged:
+            return finish(job, draft: self.draft(job, site: site, lookup: lookup, trusted: false), pager: pager, site: site, lookup: lookup)
+        case .converted(var conversion, let input):
+            conversion.bytes = Self.splice(pager, into: conversion.bytes)
+            return deliver(job, conversion, input: input, pager: pager, lookup: lookup)
+        }
+    }
+
+    /// `page` with `pager` in place of its slot (the last: it follows the content).
+    private static func splice(_ pager: String, into page: [UInt8]) -> [UInt8] {
+        let slot = Array(PageSite.pagerSlot.utf8)
+        guard page.count >= slot.count,
+            let start = stride(from: page.count - slot.count, through: 0, by: -1).first(where: {
+                page[$0] == slot[0] && page[$0..<($0 + slot.count)].elementsEqual(slot)
+            })
+        else { return page }
+        return Array(page[..<start]) + Array(pager.utf8) + Array(page[(start + slot.count)...])
+    }
+
+    /// Writes (or with `check`, compares) a converted page, and records it.
+    private func deliver(
+        _ job: BatchJob, _ conversion: Conversion, input: (hash: String, status: String), pager: String = "", lookup: FileStatusLookup
+    ) -> BatchResult {
+        let result = finish(job) { conversion }
         switch result.outcome {
         case .written, .unchanged, .upToDate:
             record?.record(
-                job, input: input, status: status, title: result.title ?? "", facts: result.facts, warnings: result.warnings, lookup: lookup)
+                job, inputHash: input.hash, status: input.status, title: result.title ?? "", facts: result.facts, warnings: result.warnings,
+                pager: pager, lookup: lookup)
         case .stale, .failed: break
         }
         return result
@@ -139,9 +231,20 @@ package struct BatchRunner: Sendable {
         options.title = nil
         options.collapse = CollapseOptions()
         let indexConverter = Converter(options: options)
+        // Like every page of the site, it has the site's navigation and search (its links
+        // point at outputs already: none is rewritten).
+        let page = site?.page(BatchJob(input: Path.join(outputDirectory, "index.md"), output: path, root: outputDirectory))
         return finish(BatchJob(input: "index", output: path)) {
-            try indexConverter.convert(Array(markdown.utf8), file: "index.md")
+            var conversion = try indexConverter.convert(Array(markdown.utf8), file: "index.md", site: page)
+            conversion.bytes = Self.splice("", into: conversion.bytes)
+            return conversion
         }
+    }
+
+    /// Writes (or with `check`, compares) a file the run makes itself (a docs site's shared
+    /// files) at `output`.
+    package func write(_ bytes: [UInt8], to output: String) -> BatchResult {
+        finish(BatchJob(input: "the site's pages", output: output)) { Conversion(bytes: bytes, warnings: [], title: "") }
     }
 
     /// Copies an asset of a docs site to `output` (atomically, only when it differs; with
@@ -187,6 +290,22 @@ package struct BatchRunner: Sendable {
     }
 }
 
+/// The drafts of a site's pages, filled in by the workers (each starts as a failure, until
+/// its job is read).
+private final class Drafts: @unchecked Sendable {
+    private let lock = Lock()
+    private var drafts: [BatchRunner.Draft]
+
+    init(_ jobs: [BatchJob]) {
+        drafts = jobs.map { .done(BatchResult(job: $0, outcome: .failed(.io(path: $0.input, "was not read")), warnings: [], title: nil)) }
+    }
+
+    subscript(index: Int) -> BatchRunner.Draft {
+        get { lock.withLock { drafts[index] } }
+        set { lock.withLock { drafts[index] = newValue } }
+    }
+}
+
 /// The folders a run has made or found, so that each is made once.
 private final class KnownFolders: @unchecked Sendable {
     private let lock = Lock()
@@ -210,7 +329,7 @@ private final class InOrderQueue: @unchecked Sendable {
     private var unclaimed: [Range<Int>]
     /// What each worker has left of the run it took.
     private var current: [Range<Int>]
-    private var pending: [Int: BatchResult] = [:]
+    private var pending: [Int: BatchResult?] = [:]
     private var nextToReport = 0
     private let report: @Sendable (BatchResult) -> Void
 
@@ -243,11 +362,12 @@ private final class InOrderQueue: @unchecked Sendable {
         }
     }
 
-    func finish(_ index: Int, result: BatchResult) {
+    /// Notes that job `index` is done, with a result to report (nil: nothing to report).
+    func finish(_ index: Int, result: BatchResult?) {
         lock.withLock {
-            pending[index] = result
+            pending[index] = .some(result)
             while let ready = pending.removeValue(forKey: nextToReport) {
-                report(ready)
+                if let ready { report(ready) }
                 nextToReport += 1
             }
         }

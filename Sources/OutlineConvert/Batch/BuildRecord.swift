@@ -50,6 +50,8 @@ package final class BuildRecord: @unchecked Sendable {
         var title: String
         var facts: String
         var warnings: String
+        /// In a docs site: the page's previous / next links (they depend on other pages).
+        var pager: String
     }
 
     private let path: String
@@ -103,12 +105,13 @@ package final class BuildRecord: @unchecked Sendable {
         }
     }
 
-    /// The page title (and site facts) when `job`'s output is known to be what its input
-    /// converts to: by the input's `status` (from `inputStatus`, taken before reading it)
-    /// alone, or by its bytes when `input` is given. (Files are looked at through `lookup`.)
+    /// The page title (and site facts, and the pager it was written with) when `job`'s
+    /// output is known to be what its input converts to: by the input's `status` (from
+    /// `inputStatus`, taken before reading it) alone, or by its bytes when `input` is given.
+    /// (Files are looked at through `lookup`.)
     func unchanged(
         _ job: BatchJob, status: String, input: [UInt8]? = nil, lookup: FileStatusLookup
-    ) -> (title: String, facts: PageFacts?, warnings: [Diagnostic])? {
+    ) -> (title: String, facts: PageFacts?, warnings: [Diagnostic], pager: String)? {
         guard let entry = previous[job.input], entry.output == job.output,
             input.map({ entry.inputHash == Self.hash($0) }) ?? (!status.isEmpty && status == entry.inputStatus),
             let (size, modified) = Self.status(job.output, lookup: lookup), size == entry.outputSize, modified == entry.outputModified
@@ -119,7 +122,10 @@ package final class BuildRecord: @unchecked Sendable {
             current[job.input] = kept
             if status != entry.inputStatus { changed = true }
         }
-        return (entry.title, entry.facts.isEmpty ? nil : PageFacts(encoded: entry.facts), Self.decodedWarnings(entry.warnings, file: job.input))
+        return (
+            entry.title, entry.facts.isEmpty ? nil : PageFacts(encoded: entry.facts), Self.decodedWarnings(entry.warnings, file: job.input),
+            entry.pager
+        )
     }
 
     /// The status of the input `path` to record and compare, taken before it is read: ""
@@ -132,15 +138,16 @@ package final class BuildRecord: @unchecked Sendable {
         return "\(info.st_dev):\(info.st_ino):\(info.st_size):\(modified):\(changed)"
     }
 
-    /// Notes that `job`'s output now holds what `input` converts to; `status` is the input's
-    /// as it was before it was read.
+    /// Notes that `job`'s output now holds what the input of hash `inputHash` converts to
+    /// (with `pager`, in a docs site); `status` is the input's as it was before it was read.
     func record(
-        _ job: BatchJob, input: [UInt8], status: String, title: String, facts: PageFacts?, warnings: [Diagnostic], lookup: FileStatusLookup
+        _ job: BatchJob, inputHash: String, status: String, title: String, facts: PageFacts?, warnings: [Diagnostic], pager: String = "",
+        lookup: FileStatusLookup
     ) {
         guard let (size, modified) = Self.status(job.output, lookup: lookup) else { return }
         let entry = Entry(
-            inputHash: Self.hash(input), inputStatus: status, output: job.output, outputSize: size, outputModified: modified,
-            title: title, facts: facts?.encoded ?? "", warnings: Self.encoded(warnings))
+            inputHash: inputHash, inputStatus: status, output: job.output, outputSize: size, outputModified: modified,
+            title: title, facts: facts?.encoded ?? "", warnings: Self.encoded(warnings), pager: pager)
         lock.withLock {
             current[job.input] = entry
             changed = true
@@ -158,7 +165,7 @@ package final class BuildRecord: @unchecked Sendable {
                 [
                     Self.escaped(input), entry.inputHash, entry.inputStatus, Self.escaped(entry.output), String(entry.outputSize),
                     String(entry.outputModified), Self.escaped(entry.title), Self.escaped(entry.facts),
-                    Self.escaped(entry.warnings),
+                    Self.escaped(entry.warnings), Self.escaped(entry.pager),
                 ].joined(separator: "\t") + "\n"
         }
         _ = try? Files.write(Array(text.utf8), to: path, temporaries: temporaries)
@@ -167,7 +174,7 @@ package final class BuildRecord: @unchecked Sendable {
     // MARK: - The file: a header line with the key, then one tab-separated line per input
 
     /// The first line's start; a record of another version is not read.
-    private static let header = "outline-render build record 3\t"
+    private static let header = "outline-render build record 4\t"
 
     /// The header line and the entries; nil when a line is not an entry.
     private static func parse(_ bytes: [UInt8]) -> (header: ArraySlice<UInt8>, entries: [String: Entry])? {
@@ -176,14 +183,14 @@ package final class BuildRecord: @unchecked Sendable {
         var entries: [String: Entry] = [:]
         entries.reserveCapacity(lines.count - 1)
         var fields: [String] = []
-        fields.reserveCapacity(9)
+        fields.reserveCapacity(10)
         for line in lines.dropFirst() {
             fields.removeAll(keepingCapacity: true)
             for field in line.split(separator: 9, omittingEmptySubsequences: false) { fields.append(unescaped(field)) }
-            guard fields.count == 9, let size = Int64(fields[4]), let modified = Int64(fields[5]) else { return nil }
+            guard fields.count == 10, let size = Int64(fields[4]), let modified = Int64(fields[5]) else { return nil }
             entries[fields[0]] = Entry(
                 inputHash: fields[1], inputStatus: fields[2], output: fields[3], outputSize: size, outputModified: modified,
-                title: fields[6], facts: fields[7], warnings: fields[8])
+                title: fields[6], facts: fields[7], warnings: fields[8], pager: fields[9])
         }
         return (first, entries)
     }

@@ -78,7 +78,7 @@ package struct SiteLinks: Sendable {
 
     /// Path, query and fragment of a URL (split at bytes: `#` and `?` are ASCII, so a mark
     /// that combines with one does not hide it, as it would from a search by `Character`).
-    private static func split(_ url: String) -> (path: String, query: String?, fragment: String?) {
+    static func split(_ url: String) -> (path: String, query: String?, fragment: String?) {
         var rest = url[...]
         var fragment: String?
         if let hash = rest.utf8.firstIndex(of: UInt8(ascii: "#")) {

@@ -38,7 +38,7 @@ struct HTMLEmitter: OutlineWriter {
 
     func write(_ outline: Outline, context: WriteContext) -> (bytes: [UInt8], warnings: [Diagnostic]) {
         let page = Page(
-            options: context.options.html, links: context.site?.links, indexLink: context.site?.indexLink,
+            options: context.options.html, links: context.site?.links, site: context.site,
             bodies: BodyRenderer(bodies: context.bodies, headingIds: PageHeadingIdentifiers(outline), forcedOpen: context.options.collapse.all))
         let warnings = context.options.html.accordion ? Self.accordionWarnings(outline.nodes, file: context.file) : []
         return (page.render(outline, pageTitle: context.pageTitle, sizeHint: context.inputSize, sink: context.sink), warnings)
@@ -62,8 +62,8 @@ private struct Page {
     let options: HTMLOptions
     /// In a docs site: the page's links, rewritten and collected as bodies are written.
     let links: PageLinks?
-    /// In a docs site: the relative URL of its index page.
-    let indexLink: String?
+    /// In a docs site: its index, navigation and URL.
+    let site: PageSite?
     let bodies: BodyRenderer
 
     /// The whole page, or only the outline markup with `fragment` (the table of contents,
@@ -77,7 +77,7 @@ private struct Page {
         } else {
             let lang = outline.attributes["lang"] ?? "en"
             (options.template ?? .default).render(
-                title: pageTitle, lang: lang, indexLink: indexLink, into: &html,
+                title: pageTitle, lang: lang, site: site, into: &html,
                 toc: { toc ? TableOfContents.write(outline, into: &$0) : () }, content: { writeContent(outline, into: &$0) })
         }
         return html.finish()

@@ -1,16 +1,21 @@
 /// An HTML page template with `{{placeholder}}`s: `{{title}}` (the page title, escaped),
 /// `{{content}}` (the outline markup), `{{style}}` (the default CSS), `{{script}}` (the
-/// default script), `{{lang}}` (the page language), `{{index}}` (in a docs site with an
-/// index, a `<nav>` linking to it; elsewhere nothing) and `{{toc}}` (with `--toc`, the
-/// table of contents; elsewhere nothing). Any other placeholder is an error.
+/// default script), `{{lang}}` (the page language), `{{index}}` (in a docs site, its
+/// navigation and search, or with only an index a `<nav>` linking to it; elsewhere
+/// nothing), `{{pager}}` (in a docs site, the previous / next links), `{{canonical}}`
+/// (with `--site-url`, the page's canonical link) and `{{toc}}` (with `--toc`, the table of
+/// contents; elsewhere nothing). Any other placeholder is an error.
 public struct PageTemplate: Equatable, Sendable {
     /// The placeholders a template may use.
-    public static let placeholders = ["title", "content", "style", "script", "lang", "index", "toc"]
+    public static let placeholders = ["title", "content", "style", "script", "lang", "index", "toc", "pager", "canonical"]
 
     /// The built-in page (Templates/default.html, .css, .js).
     public static let `default` = PageTemplate(builtIn: EmbeddedTemplates.files["default.html"] ?? "{{content}}")
 
     private let pieces: [Piece]
+
+    /// The default page's style sheet.
+    package static var defaultStyle: String { EmbeddedTemplates.files["default.css"] ?? "" }
 
     /// The template's content, for telling templates apart.
     var fingerprint: String {
@@ -34,7 +39,7 @@ public struct PageTemplate: Equatable, Sendable {
     /// Writes the page, with `writeContent` appending the outline markup in place of
     /// `{{content}}` (so a large document is never copied into the page a second time).
     func render(
-        title: String, lang: String, indexLink: String? = nil, into page: inout ByteBuffer,
+        title: String, lang: String, site: PageSite? = nil, into page: inout ByteBuffer,
         toc writeTOC: (inout ByteBuffer) -> Void = { _ in }, content writeContent: (inout ByteBuffer) -> Void
     ) {
         for piece in pieces {
@@ -47,13 +52,58 @@ public struct PageTemplate: Equatable, Sendable {
             case .placeholder("script"): page.write(EmbeddedTemplates.files["default.js"] ?? "")
             case .placeholder("lang"): page.write(escaping: lang)
             case .placeholder("index"):
-                guard let indexLink else { continue }
-                page.write("<nav class=\"outline-index\"><a href=\"" as StaticString)
-                page.write(escaping: indexLink)
-                page.write("\">↑ Index</a></nav>" as StaticString)
+                guard let site else { continue }
+                Self.writeSiteBlock(site, into: &page)
+            case .placeholder("pager"):
+                if site?.navigation == true { page.write(PageSite.pagerSlot) }
+            case .placeholder("canonical"):
+                guard let canonical = site?.canonical else { continue }
+                page.write("\n<link rel=\"canonical\" href=\"" as StaticString)
+                page.write(escaping: canonical)
+                page.write("\">" as StaticString)
             case .placeholder: break
             }
         }
+    }
+
+    /// A site page's navigation (a control that holds the outline of the site, which the
+    /// script draws from the shared `outline-site/nav.js`, or without script a frame of
+    /// `outline-site/nav.html`) and search field (shown by the script), or only the link to
+    /// the index in a site without navigation.
+    private static func writeSiteBlock(_ site: PageSite, into page: inout ByteBuffer) {
+        guard site.navigation || site.indexLink != nil else { return }
+        page.write("\n<nav class=\"outline-index\" aria-label=\"Site\"" as StaticString)
+        if site.navigation {
+            page.write(" data-outline-root=\"" as StaticString)
+            page.write(escaping: site.root)
+            page.write("\" data-outline-page=\"" as StaticString)
+            page.write(escaping: site.href)
+            page.write("\"" as StaticString)
+        }
+        page.write(">" as StaticString)
+        if let indexLink = site.indexLink {
+            page.write("<a href=\"" as StaticString)
+            page.write(escaping: indexLink)
+            page.write("\">↑ Index</a>" as StaticString)
+        }
+        if site.navigation {
+            page.write(
+                "\n<details class=\"outline-site-menu\"><summary>Pages</summary>\n<div class=\"outline-site-tree\"></div>\n" as StaticString)
+            page.write("<noscript><iframe class=\"outline-site-frame\" title=\"Site navigation\" src=\"" as StaticString)
+            page.write(escaping: site.root)
+            page.write("outline-site/nav.html\"></iframe></noscript>\n</details>\n" as StaticString)
+            page.write(
+                """
+                <div class="outline-site-search" role="search" hidden>
+                <label for="outline-render:search">Search the site</label>
+                <input type="search" id="outline-render:search" placeholder="Type / to search the site" spellcheck="false" aria-controls="outline-render:results">
+                <span class="outline-search-count" aria-live="polite"></span>
+                <ul class="outline-search-results" id="outline-render:results" aria-label="Search results"></ul>
+                </div>
+
+                """ as StaticString)
+        }
+        page.write("</nav>" as StaticString)
     }
 
     private static func split(_ text: String, path: String) throws -> [Piece] {

@@ -10,6 +10,8 @@ struct FrontMatter {
     private(set) var title: String?
     private(set) var collapseDepth: Int?
     private(set) var attributes: [String: String] = [:]
+    /// What was kept but is not as expected (an `order:` that is not a number).
+    private(set) var warnings: [Diagnostic] = []
 
     init(_ lines: [Substring], file: String) throws {
         // Like pandoc: the opening line is exactly `---` and is not followed by a blank line.
@@ -84,6 +86,15 @@ struct FrontMatter {
                     "collapse-depth must be a whole number, 0 or more; found '\(Quote.snippet(text))'")
             }
             collapseDepth = depth
+        case "order":
+            // (A docs site orders its pages by it: docs/sites.md.)
+            attributes[key.name] = text
+            if Double(text) == nil {
+                warnings.append(
+                    Diagnostic(
+                        SourceLocation(file: file, line: key.line, column: key.name.count + 3),
+                        "order must be a number (it places the page in a docs site's navigation); found '\(Quote.snippet(text))'"))
+            }
         default:
             attributes[key.name] = text
         }

@@ -101,7 +101,7 @@ public struct MarkdownParser: OutlineReader {
         let outline = Outline(
             title: frontMatter.title, body: preamble, nodes: tree.finish(), attributes: frontMatter.attributes,
             collapseDepth: frontMatter.collapseDepth)
-        return ParsedDocument(outline: outline, bodies: bodies)
+        return ParsedDocument(outline: outline, warnings: frontMatter.warnings, bodies: bodies)
     }
 }
 

@@ -21,6 +21,9 @@ public struct ConversionOptions: Equatable, Sendable {
     /// How an OPML `<expansionState>` is read and written: nil reads it the way the file was
     /// written and writes the spec's way (`--opml-expansion`).
     public var opmlExpansion: OPMLExpansionReading?
+    /// A docs site's address once published (`--site-url`): pages carry their canonical URL
+    /// under it, and the site a `sitemap.xml`.
+    public var siteURL: String?
     /// The largest input read, in bytes (`--max-input-size`); larger files are refused unread.
     public var maxInputSize = ConversionOptions.defaultMaxInputSize
     /// The default `maxInputSize`: 256 MiB.
@@ -165,9 +168,34 @@ public struct Converter: Sendable {
             var ids: [String] = []
             outline.forEachNode { ids.append($0.id) }
             ids += Self.htmlIDs(in: output)
-            facts = PageFacts(ids: ids, links: site.links.facts)
+            facts = PageFacts(
+                ids: ids, links: site.links.facts, order: outline.attributes["order"].flatMap { Double($0.trimmed) },
+                sections: site.navigation ? Self.searchSections(outline, pageTitle: title, bodies: context.bodies) : [])
         }
         return Conversion(bytes: output, warnings: document.warnings + warnings, title: title, facts: facts)
+    }
+
+    /// The sections the site search finds in a page: its text before the first section
+    /// (under the page's title), then each section's title and its own text, on one line.
+    private static func searchSections(_ outline: Outline, pageTitle: String, bodies: ParsedBodies?) -> [PageFacts.SearchSection] {
+        // (Closed sections and blocks are found too: their text is written open.)
+        let renderer = BodyRenderer(bodies: bodies, forcedOpen: true)
+        func text(_ body: String, at position: Int) -> String {
+            guard !body.isEmpty else { return "" }
+            var words: [Substring] = []
+            for line in String(decoding: renderer.plainText(body, at: position), as: UTF8.self).split(whereSeparator: \.isNewline) {
+                words += line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            }
+            return words.joined(separator: " ")
+        }
+        let preamble = text(outline.body, at: 0)
+        var sections = preamble.isEmpty ? [] : [PageFacts.SearchSection(id: "", title: pageTitle, text: preamble)]
+        var position = 1
+        outline.forEachNode { node in
+            sections.append(PageFacts.SearchSection(id: node.id, title: node.title, text: text(node.body, at: position)))
+            position += 1
+        }
+        return sections
     }
 
     /// Parses one input and resolves its ids and collapse state. An empty input (nothing,

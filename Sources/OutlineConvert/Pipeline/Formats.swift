@@ -50,6 +50,19 @@ package struct PageSite: Sendable {
     package let links: PageLinks
     /// The index page's URL relative to this page, when there is an index.
     package let indexLink: String?
+    /// The output folder's URL relative to this page (`""`, `"../"`, …): where the site's
+    /// shared files are.
+    package var root = ""
+    /// The page's URL from the output folder.
+    package var href = ""
+    /// With the site's navigation: the navigation block, and the pager's place held by
+    /// `pagerSlot` (the pager depends on every page's title, known only once all are read).
+    package var navigation = false
+    /// With `--site-url`: the page's full URL.
+    package var canonical: String?
+
+    /// Where a page of a site with navigation holds the place of its previous / next links.
+    package static let pagerSlot = "<!--outline-render:pager-->"
 
     /// A page of a docs site with these links and index.
     package init(links: PageLinks, indexLink: String?) {

@@ -1,0 +1,119 @@
+/// A folder converted to HTML as a docs site (docs/sites.md): what each page needs of the
+/// site (its links, where the site's shared files are, its canonical URL), its navigation
+/// once every page has been read, and the shared files: the navigation for the pages'
+/// script (`outline-site/nav.js`) and without script (`outline-site/nav.html`), the
+/// search index (`outline-site/search.js`) and, with `--site-url`, `sitemap.xml`.
+package struct DocsSite: Sendable {
+    /// The run's links.
+    package let links: SiteLinks
+    /// The output folder, the site's root.
+    package let outputDirectory: String
+    /// Where the index page is written, with `--index`.
+    package let index: String?
+    /// `--site-url`, ending with `/`.
+    package let siteURL: String?
+
+    /// The folder of the site's shared files, under the output folder.
+    package static let sharedFolder = "outline-site"
+
+    /// A site written into `outputDirectory`.
+    package init(links: SiteLinks, outputDirectory: String, index: String?, siteURL: String?) {
+        self.links = links
+        self.outputDirectory = outputDirectory
+        self.index = index
+        self.siteURL = siteURL.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
+    }
+
+    /// What the page of `job` needs of the site.
+    package func page(_ job: BatchJob) -> PageSite {
+        let output = BatchPlan.absolute(job.output)
+        var page = PageSite(
+            links: links.page(job),
+            indexLink: index.flatMap { index in
+                // (The index page itself needs no link to itself.)
+                BatchPlan.absolute(index) == output ? nil : SiteLinks.relative(from: Path.parent(output), to: BatchPlan.absolute(index))
+            })
+        let components = place(of: output)
+        page.root = String(repeating: "../", count: components.count - 1)
+        page.href = components.map(DocsIndex.percentEncoded).joined(separator: "/")
+        page.navigation = true
+        page.canonical = siteURL.map { $0 + page.href }
+        return page
+    }
+
+    /// The path of `output` (absolute) under the output folder, by components.
+    private func place(of output: String) -> [String] {
+        let base = BatchPlan.absolute(outputDirectory)
+        let relative = output.hasPrefix(base + "/") ? String(output.dropFirst(base.count + 1)) : Path.lastComponent(output)
+        return relative.split(separator: "/").map(String.init)
+    }
+
+    /// The navigation of the pages of `jobs` that converted (with their drafts' titles and
+    /// orders), ordered by the `SUMMARY.md` files among them, which are not pages of it.
+    func navigation(of jobs: [BatchJob], drafts: [BatchRunner.Draft]) -> SiteNavigation {
+        var sources: [SiteNavigation.Source] = []
+        var summaries: [(job: BatchJob, text: String)] = []
+        for (job, draft) in zip(jobs, drafts) {
+            if Path.lastComponent(job.input) == "SUMMARY.md" {
+                if let bytes = try? Files.read(job.input, limit: 16 << 20) { summaries.append((job, String(decoding: bytes, as: UTF8.self))) }
+                continue
+            }
+            let (title, facts) = draft.result
+            guard let title else { continue }  // (a page that failed is in no navigation)
+            sources.append(SiteNavigation.Source(job: job, title: title, order: facts?.order))
+        }
+        return SiteNavigation(sources, outputDirectory: outputDirectory, summaries: summaries)
+    }
+
+    /// The site's shared files (path and content), for `navigation` and the `pages` as
+    /// converted (their facts hold their sections' text).
+    package func sharedFiles(navigation: SiteNavigation, pages: [BatchResult], style: String) -> [(path: String, bytes: [UInt8])] {
+        let folder = Path.join(outputDirectory, Self.sharedFolder)
+        var files = [
+            (Path.join(folder, "nav.js"), navigation.script()),
+            (Path.join(folder, "nav.html"), navigation.page(style: style)),
+            (Path.join(folder, "search.js"), searchIndex(navigation: navigation, pages: pages)),
+        ]
+        if let siteURL { files.append((Path.join(outputDirectory, "sitemap.xml"), sitemap(siteURL, navigation: navigation))) }
+        return files
+    }
+
+    /// `search.js`: `outlineSiteSearch([…])`, a JSON array of the sections of every page in
+    /// reading order: `[page number in nav.js, id, title, text]`.
+    private func searchIndex(navigation: SiteNavigation, pages: [BatchResult]) -> [UInt8] {
+        var facts: [String: PageFacts] = [:]
+        for page in pages { facts[BatchPlan.absolute(page.job.output)] = page.facts }
+        var json = ByteBuffer()
+        json.write("outlineSiteSearch([" as StaticString)
+        var first = true
+        for number in navigation.readingOrder {
+            for section in facts[navigation.pages[number].output]?.sections ?? [] {
+                json.write(first ? "\n[" : ",\n[")
+                first = false
+                json.write(String(number))
+                for text in [section.id, section.title, section.text] {
+                    json.write("," as StaticString)
+                    JSONEmitter.quote(text, into: &json)
+                }
+                json.write("]" as StaticString)
+            }
+        }
+        json.write("\n]);\n" as StaticString)
+        return json.finish()
+    }
+
+    /// `sitemap.xml`: every page of the navigation (the index first) under `siteURL`.
+    private func sitemap(_ siteURL: String, navigation: SiteNavigation) -> [UInt8] {
+        var xml = ByteBuffer()
+        xml.write("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n" as StaticString)
+        var urls = navigation.readingOrder.map { siteURL + navigation.pages[$0].href }
+        if let index, !navigation.pages.contains(where: { $0.output == BatchPlan.absolute(index) }) { urls.insert(siteURL + "index.html", at: 0) }
+        for url in urls {
+            xml.write("<url><loc>" as StaticString)
+            xml.write(escaping: url)
+            xml.write("</loc></url>\n" as StaticString)
+        }
+        xml.write("</urlset>\n" as StaticString)
+        return xml.finish()
+    }
+}

@@ -1,0 +1,332 @@
+/// The navigation of a docs site (docs/sites.md): its pages as an outline of folders, in
+/// reading order, from which every page gets previous / next links and the site its shared
+/// navigation files.
+///
+/// Order, in each folder: its index page first; then the pages and folders an mdBook
+/// `SUMMARY.md` names (of that folder or one above it), in its order and with its titles;
+/// then those with a front matter `order:` (a number), smallest first; then the rest by
+/// title. A folder sorts by its index page's title and order, else by its name.
+package struct SiteNavigation: Sendable {
+    /// One page: its output (absolute), its URL from the output folder, its title.
+    package struct Page: Sendable, Equatable {
+        package let output: String
+        package let href: String
+        package let title: String
+    }
+
+    /// A folder of the outline: its index page (if any), then its entries in order.
+    package struct Folder: Sendable, Equatable {
+        package var name: String
+        package var index: Int?
+        package var entries: [Entry] = []
+    }
+
+    /// An entry of a folder: a page (by its number in `pages`) or a folder.
+    package enum Entry: Sendable, Equatable {
+        case page(Int)
+        case folder(Folder)
+    }
+
+    /// The pages, in the order given.
+    package let pages: [Page]
+    /// The outline of the output folder.
+    package let root: Folder
+    /// The pages in reading order (numbers in `pages`).
+    package let readingOrder: [Int]
+    /// What `SUMMARY.md` files name wrongly: missing or outside files, pages named twice.
+    package let warnings: [Diagnostic]
+    /// The place of each page's output (absolute) in reading order.
+    private let places: [String: Int]
+
+    /// What the navigation needs of one page of the run.
+    package struct Source: Sendable {
+        package let job: BatchJob
+        package let title: String
+        package let order: Double?
+
+        /// A page `job` titled `title`, with front matter `order:` if any.
+        package init(job: BatchJob, title: String, order: Double?) {
+            self.job = job
+            self.title = title
+            self.order = order
+        }
+    }
+
+    /// The navigation of `sources` (the run's pages), written into `outputDirectory`;
+    /// `summaries` are the `SUMMARY.md` inputs with their text.
+    package init(_ sources: [Source], outputDirectory: String, summaries: [(job: BatchJob, text: String)] = []) {
+        let base = BatchPlan.absolute(outputDirectory)
+        var pages: [Page] = []
+        var byInput: [String: Int] = [:]
+        for source in sources {
+            let output = BatchPlan.absolute(source.job.output)
+            guard output.hasPrefix(base + "/") else { continue }
+            byInput[BatchPlan.absolute(source.job.input)] = pages.count
+            let path = output.dropFirst(base.count + 1).split(separator: "/").map { DocsIndex.percentEncoded(String($0)) }
+            pages.append(Page(output: output, href: path.joined(separator: "/"), title: source.title))
+        }
+        // What the SUMMARY.md files say: a rank (which orders the entries of the summary's
+        // folder and the folders below it) and a title for the pages they name.
+        var rank: [Int: Rank] = [:]
+        var titles: [Int: String] = [:]
+        var warnings: [Diagnostic] = []
+        for summary in summaries {
+            let folder = Path.parent(BatchPlan.absolute(summary.job.input))
+            let outputFolder = Path.parent(BatchPlan.absolute(summary.job.output))
+            let scope = outputFolder.hasPrefix(base + "/") ? String(outputFolder.dropFirst(base.count + 1)) : ""
+            let root = BatchPlan.absolute(summary.job.root)
+            for link in Self.summaryLinks(summary.text) {
+                let location = SourceLocation(file: summary.job.input, line: link.line, column: link.column)
+                let (path, _, _) = SiteLinks.split(link.target)
+                guard !path.isEmpty else { continue }  // (a draft chapter: `[Title]()`)
+                let target = BatchPlan.absolute(SiteLinks.decoded(path), in: folder)
+                guard target == root || target.hasPrefix(root + "/") else {
+                    warnings.append(Diagnostic(location, "SUMMARY.md names '\(Quote.snippet(path))', which is outside the site"))
+                    continue
+                }
+                guard let page = byInput[target] else {
+                    warnings.append(Diagnostic(location, "SUMMARY.md names '\(Quote.snippet(path))', which is not a page of the site"))
+                    continue
+                }
+                guard rank[page] == nil else {
+                    warnings.append(Diagnostic(location, "SUMMARY.md names '\(Quote.snippet(path))' a second time; its first place is kept"))
+                    continue
+                }
+                rank[page] = Rank(scope: scope, value: rank.count)
+                if !link.text.isEmpty { titles[page] = link.text }
+            }
+        }
+        let titled = pages.enumerated().map { number, page in
+            Page(output: page.output, href: page.href, title: titles[number] ?? page.title)
+        }
+        self.pages = titled
+        let orders = Dictionary(
+            uniqueKeysWithValues: sources.compactMap { source in
+                byInput[BatchPlan.absolute(source.job.input)].flatMap { page in source.order.map { (page, $0) } }
+            })
+        var tree = Self.tree(titled)
+        Self.sort(&tree, pages: titled, rank: rank, orders: orders)
+        root = tree
+        var order: [Int] = []
+        Self.read(tree, into: &order)
+        readingOrder = order
+        places = Dictionary(order.enumerated().map { (titled[$1].output, $0) }, uniquingKeysWith: { first, _ in first })
+        self.warnings = warnings
+    }
+
+    // MARK: - The outline
+
+    private static func tree(_ pages: [Page]) -> Folder {
+        var root = Folder(name: "")
+        for (number, page) in pages.enumerated() {
+            let components = page.href.split(separator: "/").map { SiteLinks.decoded(String($0)) }
+            insert(number, components: components[...], isIndex: components.last == "index.html", into: &root)
+        }
+        return root
+    }
+
+    private static func insert(_ page: Int, components: ArraySlice<String>, isIndex: Bool, into folder: inout Folder) {
+        guard components.count > 1, let first = components.first else {
+            if isIndex && folder.index == nil { folder.index = page } else { folder.entries.append(.page(page)) }
+            return
+        }
+        let at =
+            folder.entries.firstIndex { if case .folder(let sub) = $0 { sub.name == first } else { false } }
+            ?? {
+                folder.entries.append(.folder(Folder(name: first)))
+                return folder.entries.count - 1
+            }()
+        guard case .folder(var sub) = folder.entries[at] else { return }
+        folder.entries[at] = .page(-1)  // (so that `sub` is the only reference while it changes)
+        insert(page, components: components.dropFirst(), isIndex: isIndex, into: &sub)
+        folder.entries[at] = .folder(sub)
+    }
+
+    /// A place given by a `SUMMARY.md`: it orders the entries of the summary's folder
+    /// (`scope`, under the output folder) and of the folders below it.
+    private struct Rank {
+        let scope: String
+        let value: Int
+
+        func applies(in path: String) -> Bool {
+            scope.isEmpty || path == scope || path.hasPrefix(scope + "/")
+        }
+    }
+
+    /// Sorts each folder's entries (`path` is the folder's under the output folder): by
+    /// SUMMARY.md rank, then `order:`, then title.
+    private static func sort(_ folder: inout Folder, path: String = "", pages: [Page], rank allRanks: [Int: Rank], orders: [Int: Double]) {
+        for index in folder.entries.indices {
+            guard case .folder(var sub) = folder.entries[index] else { continue }
+            folder.entries[index] = .page(-1)
+            sort(&sub, path: path.isEmpty ? sub.name : path + "/" + sub.name, pages: pages, rank: allRanks, orders: orders)
+            folder.entries[index] = .folder(sub)
+        }
+        let rank = allRanks.compactMapValues { $0.applies(in: path) ? $0.value : nil }
+        func key(_ entry: Entry) -> (rank: Int?, order: Double?, title: String) {
+            switch entry {
+            case .page(let page):
+                return (rank[page], orders[page], pages[page].title)
+            case .folder(let sub):
+                var ranks: [Int] = []
+                collectRanks(sub, rank: rank, into: &ranks)
+                return (ranks.min(), sub.index.flatMap { orders[$0] }, title(of: sub, pages: pages))
+            }
+        }
+        let keys = folder.entries.map(key)
+        let sorted = folder.entries.indices.sorted { a, b in
+            let (x, y) = (keys[a], keys[b])
+            if x.rank != y.rank { return (x.rank ?? .max) < (y.rank ?? .max) }
+            if x.order != y.order { return (x.order ?? .infinity) < (y.order ?? .infinity) }
+            let (left, right) = (x.title.lowercased(), y.title.lowercased())
+            if left != right { return left < right }
+            return a < b
+        }
+        folder.entries = sorted.map { folder.entries[$0] }
+    }
+
+    private static func collectRanks(_ folder: Folder, rank: [Int: Int], into ranks: inout [Int]) {
+        if let index = folder.index, let value = rank[index] { ranks.append(value) }
+        for entry in folder.entries {
+            switch entry {
+            case .page(let page): if let value = rank[page] { ranks.append(value) }
+            case .folder(let sub): collectRanks(sub, rank: rank, into: &ranks)
+            }
+        }
+    }
+
+    /// A folder's title: its index page's, else its name.
+    package static func title(of folder: Folder, pages: [Page]) -> String {
+        folder.index.map { pages[$0].title } ?? folder.name
+    }
+
+    private static func read(_ folder: Folder, into order: inout [Int]) {
+        if let index = folder.index { order.append(index) }
+        for entry in folder.entries {
+            switch entry {
+            case .page(let page): order.append(page)
+            case .folder(let sub): read(sub, into: &order)
+            }
+        }
+    }
+
+    // MARK: - SUMMARY.md
+
+    /// The links of an mdBook `SUMMARY.md` (`[Title](path.md)`, in lists or alone), in
+    /// order, with their 1-based line and column; links in code are not links.
+    static func summaryLinks(_ text: String) -> [(text: String, target: String, line: Int, column: Int)] {
+        var links: [(text: String, target: String, line: Int, column: Int)] = []
+        var fenced = false
+        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let trimmed = line.drop { $0 == " " || $0 == "\t" }
+            if trimmed.hasPrefix("```") || trimmed.hasPrefix("~~~") { fenced.toggle() }
+            if fenced { continue }
+            var rest = line[...]
+            while let open = rest.firstIndex(of: "["), let close = rest[open...].firstIndex(of: "]") {
+                let after = rest.index(after: close)
+                guard after < rest.endIndex, rest[after] == "(", let end = rest[after...].firstIndex(of: ")") else {
+                    rest = rest[after...]
+                    continue
+                }
+                let title = TitleText.normalized(String(rest[rest.index(after: open)..<close]))
+                let target = String(rest[rest.index(after: after)..<end]).trimmed
+                let column = line.utf8.distance(from: line.startIndex, to: open) + 1
+                links.append((title, target, number + 1, column))
+                rest = rest[rest.index(after: end)...]
+            }
+        }
+        return links
+    }
+
+    // MARK: - What pages and the site's shared files hold
+
+    /// The previous / next links of the page written to `output`, as HTML (empty when the
+    /// page is not in the navigation).
+    package func pager(for output: String) -> String {
+        guard let place = places[BatchPlan.absolute(output)] else { return "" }
+        let folder = Path.parent(pages[readingOrder[place]].output)
+        var html = ByteBuffer()
+        html.write("<nav class=\"outline-pager\" aria-label=\"Previous and next page\">" as StaticString)
+        for (step, rel, label) in [(-1, "prev", "Previous"), (1, "next", "Next")] {
+            guard readingOrder.indices.contains(place + step) else { continue }
+            let other = pages[readingOrder[place + step]]
+            html.write("<a rel=\"\(rel)\" href=\"")
+            html.write(escaping: SiteLinks.relative(from: folder, to: other.output))
+            html.write("\"><span class=\"outline-pager-label\">\(label)</span> ")
+            html.write(escaping: other.title)
+            html.write("</a>" as StaticString)
+        }
+        html.write("</nav>" as StaticString)
+        return String(decoding: html.finish(), as: UTF8.self)
+    }
+
+    /// `nav.js`: the outline as data for the pages' script (`outlineSiteNavigation(…)`),
+    /// a JSON value: the paths and titles of the pages, then the tree, in which a page is
+    /// its number and a folder `[title, index page or -1, entries…]`.
+    package func script() -> [UInt8] {
+        var json = "outlineSiteNavigation({\"pages\":["
+        json += pages.map { "[" + JSONEmitter.quoted($0.href) + "," + JSONEmitter.quoted($0.title) + "]" }.joined(separator: ",")
+        json += "],\"tree\":" + folderJSON(root) + "});\n"
+        return Array(json.utf8)
+    }
+
+    private func folderJSON(_ folder: Folder) -> String {
+        var parts = [JSONEmitter.quoted(Self.title(of: folder, pages: pages)), String(folder.index ?? -1)]
+        for entry in folder.entries {
+            switch entry {
+            case .page(let page): parts.append(String(page))
+            case .folder(let sub): parts.append(folderJSON(sub))
+            }
+        }
+        return "[" + parts.joined(separator: ",") + "]"
+    }
+
+    /// `nav.html`: the outline as a page of its own, for readers without script (each page
+    /// shows it in a frame then): folders as open sections, pages as links.
+    package func page(style: String) -> [UInt8] {
+        var html = """
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="color-scheme" content="light dark">
+            <title>Site navigation</title>
+            <base target="_top">
+            <style>
+            \(style)
+            </style>
+            </head>
+            <body>
+            <nav class="outline-site-tree" aria-label="Site">
+
+            """
+        html += folderHTML(root, top: true)
+        html += "</nav>\n</body>\n</html>\n"
+        return Array(html.utf8)
+    }
+
+    private func folderHTML(_ folder: Folder, top: Bool) -> String {
+        func link(_ page: Int, title: String? = nil) -> String {
+            "<a href=\"../\(escaped(pages[page].href))\">\(escaped(title ?? pages[page].title))</a>"
+        }
+        var html = "<ul>\n"
+        if let index = folder.index, top { html += "<li>" + link(index) + "</li>\n" }
+        for entry in folder.entries {
+            switch entry {
+            case .page(let page):
+                html += "<li>" + link(page) + "</li>\n"
+            case .folder(let sub):
+                let title = Self.title(of: sub, pages: pages)
+                html += "<li><details open><summary>" + (sub.index.map { link($0, title: title) } ?? escaped(title))
+                html += "</summary>\n" + folderHTML(sub, top: false) + "</details></li>\n"
+            }
+        }
+        return html + "</ul>\n"
+    }
+
+    private func escaped(_ text: String) -> String {
+        var html = ByteBuffer()
+        html.write(escaping: text)
+        return String(decoding: html.finish(), as: UTF8.self)
+    }
+}

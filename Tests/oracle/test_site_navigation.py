@@ -1,0 +1,299 @@
+"""A docs site people can find their way in (docs/sites.md): the navigation on every page (in
+the browser with and without script), previous / next in reading order, the order rules
+(index first, SUMMARY.md, front matter order:, title), the site search, --site-url, reruns,
+and output that grows linearly with the pages."""
+import html.parser
+import json
+import pathlib
+import re
+import time
+import urllib.parse
+import xml.etree.ElementTree as ET
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from test_browser import make_driver
+from test_docs_site import tool
+
+TREE = {
+    "docs/index.md": "# Welcome\n\nThe home page.\n",
+    "docs/zeta.md": "---\norder: 1\n---\n# Zeta first\n\nOrdered first by `order: 1`.\n",
+    "docs/alpha.md": "# Alpha\n\nAlpha's text.\n\n## Setup {.collapsed}\n\n### Deep inside {.collapsed}\n\nThe word quetzalcoatl is in a closed section.\n",
+    "docs/beta.md": "---\norder: two\n---\n# Beta & \"quotes\" <i>too</i>\n\nBeta's text with Crème brûlée.\n",
+    "docs/guide/README.md": "# The guide\n\nThe guide's index.\n",
+    "docs/guide/first.md": "# First steps\n\n<details><summary>More</summary>\n\nA xylophone hides in this block.\n\n</details>\n",
+    "docs/guide/second.md": "# Second steps\n\nSecond.\n",
+    "docs/book/SUMMARY.md": (
+        "# Summary\n\n[Intro](intro.md)\n\n- [Chapter B, by the summary](b.md)\n- [Chapter A](a.md)\n"
+        "    - [Missing](nope.md)\n- [Outside](../../outside.md)\n- [Twice](b.md)\n- [Draft]()\n"
+    ),
+    "docs/book/intro.md": "# Introduction\n\nIntro.\n",
+    "docs/book/a.md": "# A chapter\n\nA.\n",
+    "docs/book/b.md": "# B chapter\n\nB.\n",
+    "outside.md": "# Outside\n",
+}
+# Reading order: each folder's index first, then order:, SUMMARY.md, then by title.
+ORDER = ["index.html", "zeta.html", "alpha.html", "beta.html", "book/intro.html", "book/b.html", "book/a.html",
+         "guide/index.html", "guide/first.html", "guide/second.html"]
+
+
+def make(root, tree=TREE):
+    for name, content in tree.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(content)
+
+
+class Links(html.parser.HTMLParser):
+    """The pager's links and the page's canonical link."""
+
+    def __init__(self, text):
+        super().__init__()
+        self.pager, self.canonical, self.inside = {}, None, False
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "nav" and attrs.get("class") == "outline-pager":
+            self.inside = True
+        if tag == "a" and self.inside:
+            self.pager[attrs["rel"]] = attrs["href"]
+        if tag == "link" and attrs.get("rel") == "canonical":
+            self.canonical = attrs["href"]
+
+    def handle_endtag(self, tag):
+        if tag == "nav":
+            self.inside = False
+
+
+def script_value(path, name):
+    """The JSON value a shared script passes to its function."""
+    text = path.read_text()
+    assert text.startswith(name + "(") and text.rstrip().endswith(");"), text[:80]
+    return json.loads(text[len(name) + 1:text.rstrip().rindex(")")])
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    root = tmp_path_factory.mktemp("navigation")
+    make(root)
+    result = tool(root, "docs", "-o", "site", "--site-url", "https://example.org/docs")
+    assert result.returncode == 0, result.stderr
+    return root, result
+
+
+def test_reading_order_and_warnings(site):
+    root, result = site
+    data = script_value(root / "site/outline-site/nav.js", "outlineSiteNavigation")
+    pages = [page[0] for page in data["pages"]]
+
+    def reading(folder):
+        order = [pages[folder[1]]] if folder[1] >= 0 else []
+        for entry in folder[2:]:
+            order += [pages[entry]] if isinstance(entry, int) else reading(entry)
+        return order
+
+    assert reading(data["tree"]) == ORDER
+    titles = {page[0]: page[1] for page in data["pages"]}
+    assert titles["book/b.html"] == "Chapter B, by the summary" and titles["book/a.html"] == "Chapter A"
+    assert titles["beta.html"] == 'Beta & "quotes" too'
+    assert "book/SUMMARY.html" not in pages
+    warnings = [line for line in result.stderr.splitlines() if "warning" in line]
+    assert "docs/beta.md:2:8: warning: order must be a number" in "\n".join(warnings)
+    assert "docs/book/SUMMARY.md:7:7: warning: SUMMARY.md names 'nope.md', which is not a page of the site" in warnings
+    assert "docs/book/SUMMARY.md:8:3: warning: SUMMARY.md names '../../outside.md', which is outside the site" in warnings
+    assert "docs/book/SUMMARY.md:9:3: warning: SUMMARY.md names 'b.md' a second time; its first place is kept" in warnings
+    assert not (root / "outside.html").exists() and not (root / "site/outside.html").exists()
+
+
+def test_previous_and_next_follow_the_reading_order(site):
+    root, _ = site
+    for place, page in enumerate(ORDER):
+        links = Links((root / "site" / page).read_text())
+        folder = (root / "site" / page).parent
+        expected = {}
+        if place > 0:
+            expected["prev"] = ORDER[place - 1]
+        if place + 1 < len(ORDER):
+            expected["next"] = ORDER[place + 1]
+        got = {rel: str((folder / urllib.parse.unquote(href)).resolve().relative_to((root / "site").resolve()))
+               for rel, href in links.pager.items()}
+        assert got == expected, page
+        assert links.canonical == "https://example.org/docs/" + page
+
+
+def test_sitemap_and_site_url(site, tmp_path):
+    root, _ = site
+    tree = ET.parse(root / "site/sitemap.xml")
+    namespace = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
+    urls = [loc.text for loc in tree.iter(namespace + "loc")]
+    assert urls == ["https://example.org/docs/" + page for page in ORDER]
+    # Without --site-url: no canonical link, no sitemap.
+    make(tmp_path)
+    assert tool(tmp_path, "docs", "-o", "plain").returncode == 0
+    assert not (tmp_path / "plain/sitemap.xml").exists()
+    assert 'rel="canonical"' not in (tmp_path / "plain/alpha.html").read_text()
+    bad = tool(tmp_path, "docs", "-o", "bad", "--site-url", "example.org")
+    assert bad.returncode == 2 and "--site-url" in bad.stderr and not (tmp_path / "bad").exists()
+
+
+def test_search_index_holds_every_section_with_escaped_data(site):
+    root, _ = site
+    sections = script_value(root / "site/outline-site/search.js", "outlineSiteSearch")
+    texts = {(s[1], s[2]): s[3] for s in sections}
+    assert "quetzalcoatl" in texts[("deep-inside", "Deep inside")]
+    assert any("xylophone" in text for text in texts.values())
+    assert ("beta--quotes-too", 'Beta & "quotes" too') in texts
+
+
+def test_a_rerun_writes_nothing_and_a_new_title_rewrites_the_neighbours(tmp_path):
+    make(tmp_path)
+    assert tool(tmp_path, "docs", "-o", "site").returncode == 0
+    again = tool(tmp_path, "docs", "-o", "site")
+    assert "11 unchanged" in again.stderr and "0 written" in again.stderr, again.stderr
+    (tmp_path / "docs/alpha.md").write_text("# Aardvark\n\nRenamed.\n")
+    changed = tool(tmp_path, "docs", "-o", "site")
+    assert changed.returncode == 0
+    # The page itself and its neighbours (whose pager names it) are written again.
+    assert "Aardvark" in (tmp_path / "site/zeta.html").read_text()
+    assert "Aardvark" in (tmp_path / "site/beta.html").read_text()
+    assert "Aardvark" in (tmp_path / "site/outline-site/nav.js").read_text()
+    written = re.search(r"(\d+) written", changed.stderr)
+    assert written and int(written.group(1)) < 11, changed.stderr
+
+
+@pytest.fixture(scope="module")
+def browser():
+    driver = make_driver()
+    driver.set_window_size(1400, 900)
+    yield driver
+    driver.quit()
+
+
+def test_the_navigation_reaches_every_page_and_marks_the_current_one(site, browser):
+    root, _ = site
+    for page in ORDER:
+        browser.get((root / "site" / page).as_uri())
+        tree = browser.find_element(By.CSS_SELECTOR, ".outline-site-tree")
+        links = [a.get_attribute("href") for a in tree.find_elements(By.TAG_NAME, "a")]
+        assert sorted(links) == sorted((root / "site" / p).as_uri() for p in ORDER)
+        current = tree.find_elements(By.CSS_SELECTOR, "a[aria-current=page]")
+        assert [a.get_attribute("href") for a in current] == [(root / "site" / page).as_uri()]
+        assert current[0].is_displayed(), "the current page's branch is open"
+
+
+def test_search_finds_a_closed_section_on_another_page_and_opens_it(site, browser):
+    root, _ = site
+    browser.get((root / "site/guide/second.html").as_uri())
+    browser.find_element(By.TAG_NAME, "body").send_keys("/")
+    field = browser.switch_to.active_element
+    assert field.get_attribute("id") == "outline-render:search"
+    field.send_keys("QUETZALCOATL")
+    results = browser.find_element(By.ID, "outline-render:results")
+    deadline = time.time() + 5
+    while time.time() < deadline and "Deep inside" not in results.text:
+        time.sleep(0.05)
+    assert "Alpha › Deep inside" in results.text
+    assert results.find_element(By.TAG_NAME, "mark").text.lower() == "quetzalcoatl"
+    field.send_keys(Keys.ARROW_DOWN, Keys.ENTER)
+    deadline = time.time() + 5
+    while time.time() < deadline and not browser.current_url.endswith("alpha.html#deep-inside"):
+        time.sleep(0.05)
+    assert browser.current_url.endswith("alpha.html#deep-inside")
+    assert browser.find_element(By.ID, "deep-inside").get_attribute("open") == "true"
+    assert browser.find_element(By.ID, "setup").get_attribute("open") == "true"
+    # Accents and case aside; text inside a closed block.
+    field = browser.find_element(By.ID, "outline-render:search")
+    results = browser.find_element(By.ID, "outline-render:results")
+    field.send_keys("creme BRULEE")
+    deadline = time.time() + 5
+    while time.time() < deadline and "Beta" not in results.text:
+        time.sleep(0.05)
+    assert "Crème brûlée" in results.text
+    field.clear()
+    field.send_keys("xylophone")
+    deadline = time.time() + 5
+    while time.time() < deadline and "First steps" not in results.text:
+        time.sleep(0.05)
+    assert "First steps" in results.text
+
+
+def test_without_script_the_navigation_is_a_frame_and_nothing_dead_shows(site):
+    root, _ = site
+    driver = make_driver(javascript=False)
+    try:
+        driver.set_window_size(1400, 900)
+        driver.get((root / "site/book/a.html").as_uri())
+        assert not driver.find_element(By.CLASS_NAME, "outline-site-search").is_displayed()
+        assert not driver.find_element(By.CLASS_NAME, "outline-controls").is_displayed()
+        pager = driver.find_element(By.CLASS_NAME, "outline-pager")
+        assert "B chapter" in pager.text or "Chapter B" in pager.text
+        driver.find_element(By.CSS_SELECTOR, ".outline-site-menu summary").click()
+        frame = driver.find_element(By.CLASS_NAME, "outline-site-frame")
+        assert frame.is_displayed()
+        driver.switch_to.frame(frame)
+        links = [a.get_attribute("href") for a in driver.find_elements(By.TAG_NAME, "a")]
+        assert sorted(links) == sorted((root / "site" / p).as_uri() for p in ORDER)
+        driver.find_element(By.LINK_TEXT, "Zeta first").click()
+        driver.switch_to.default_content()
+        assert driver.current_url.endswith("/site/zeta.html")
+    finally:
+        driver.quit()
+
+
+def generated(root, count):
+    """`count` small pages in folders of 100, each with three sections."""
+    for number in range(count):
+        path = root / f"part{number // 100:03}" / f"page{number:05}.md"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(f"# Page {number}\n\nAbout topic {number}.\n\n## Usage\n\nUse it.\n\n## Notes\n\nNone.\n")
+
+
+def total_bytes(folder):
+    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+
+
+def test_output_bytes_grow_linearly_with_the_pages(tmp_path):
+    sizes = {}
+    for count in (1000, 10000):
+        generated(tmp_path / f"tree{count}", count)
+        result = tool(tmp_path, f"tree{count}", "-o", f"site{count}", "-q", "--no-cache")
+        assert result.returncode == 0, result.stderr
+        sizes[count] = total_bytes(tmp_path / f"site{count}")
+        # No page holds the whole navigation: a page's size does not depend on the site's.
+        page = tmp_path / f"site{count}/part000/page00000.html"
+        sizes[f"page{count}"] = page.stat().st_size
+    assert sizes[10000] <= 11 * sizes[1000], sizes
+    assert abs(sizes["page10000"] - sizes["page1000"]) < 200, sizes
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_screenshots_for_the_readme(browser, tmp_path, scheme):
+    """docs/site-SCHEME.png, shown in the README, made by every run from Examples/docs: wide
+    and light with a search typed; narrow and dark with the pages' outline open."""
+    from conftest import EXAMPLES, ROOT
+    result = tool(tmp_path, EXAMPLES / "docs", "-o", "site")
+    assert result.returncode == 0, result.stderr
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [
+        {"name": "prefers-color-scheme", "value": scheme}, {"name": "prefers-reduced-motion", "value": "reduce"}]})
+    try:
+        if scheme == "light":
+            browser.set_window_size(1300, 800)
+            browser.get((tmp_path / "site/guide/install.html").as_uri())
+            field = browser.find_element(By.ID, "outline-render:search")
+            field.send_keys("install")
+            deadline = time.time() + 5
+            while time.time() < deadline and not browser.find_elements(By.CSS_SELECTOR, "#outline-render\\:results a"):
+                time.sleep(0.05)
+        else:
+            browser.set_window_size(500, 900)
+            browser.get((tmp_path / "site/guide/install.html").as_uri())
+            browser.find_element(By.CSS_SELECTOR, ".outline-site-menu summary").click()
+        path = ROOT / "docs" / f"site-{scheme}.png"
+        assert browser.save_screenshot(str(path))
+        assert path.stat().st_size > 10_000
+    finally:
+        browser.set_window_size(1400, 900)
+        browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
