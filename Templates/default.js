@@ -270,8 +270,14 @@
     var results = document.getElementById("outline-render:results");
     var count = site.querySelector(".outline-search-count");
     var index = null, requested = false, chosen = -1, pending = "";
-    window.outlineSiteSearch = function (sections) {
-      index = sections.map(function (s) { return { page: s[0], id: s[1], title: s[2], text: s[3], folded: fold(s[2] + "\n" + s[3]) }; });
+    // One entry per page: [page number in nav.js, [[id, title, text], …]].
+    window.outlineSiteSearch = function (pages) {
+      index = [];
+      pages.forEach(function (page) {
+        page[1].forEach(function (s) {
+          index.push({ page: page[0], id: s[0], title: s[1], text: s[2], folded: fold(s[1] + "\n" + s[2]) });
+        });
+      });
       if (pending) find(pending);
     };
     function request() { if (!requested) { requested = true; load("search.js"); } }

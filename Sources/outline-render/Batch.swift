@@ -75,8 +75,9 @@ struct Batch {
         if let site, let navigation, !tally.pages.isEmpty {
             navigation.warnings.forEach(reporter.warning)
             checkLinksAndCopyAssets(tally.pages, runner: runner, tally: tally)
-            for file in site.sharedFiles(navigation: navigation, pages: tally.pages, style: PageTemplate.defaultStyle) {
-                let result = runner.write(file.bytes, to: file.path)
+            var results = site.sharedFiles(navigation: navigation).map { runner.write($0.bytes, to: $0.path) }
+            results.append(runner.writeSearchIndex(of: site, navigation: navigation, pages: tally.pages))
+            for result in results {
                 tally.add(result, countsAsPage: false)
                 Self.report(result, reporter: reporter)
             }

@@ -111,11 +111,10 @@ enum Support {
         listing(url).filter { !$0.hasPrefix("outline-site/") }
     }
 
-    /// A docs site's page as a single file's page would be: without the site's navigation
-    /// and the previous / next links.
-    static func withoutSiteNavigation(_ page: String) -> String {
-        page.replacing(#/\n<nav class="outline-index"[\s\S]*?</nav>/#, with: "")
-            .replacing(#/<nav class="outline-pager"[\s\S]*?</nav>/#, with: "")
+    /// A page's `<main>` element, without a docs site's previous / next links.
+    static func mainElement(_ page: String) -> String {
+        guard let start = page.firstRange(of: "<main"), let end = page.firstRange(of: "</main>") else { return "" }
+        return String(page[start.lowerBound..<end.upperBound]).replacing(#/<nav class="outline-pager"[\s\S]*?</nav>/#, with: "")
     }
 
     /// The files in a folder tree (hidden ones too), relative paths, sorted.

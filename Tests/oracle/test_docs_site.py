@@ -53,7 +53,8 @@ Up: [guide](../guide.md#details) and [index](../../index.md#home).
 }
 
 EXPECTED_OUTPUTS = ["api.html", "files/manual.pdf", "img/logo.png", "index.html", "outline-site/nav.html", "outline-site/nav.js",
-                    "outline-site/search.js", "sub/deep/page.html", "sub/guide.html"]
+                    "outline-site/outline.css", "outline-site/outline.js", "outline-site/search.js", "sub/deep/page.html",
+                    "sub/guide.html"]
 EXPECTED_WARNINGS = [
     "docs/index.md:4:35: warning: no file 'nope.md' (linked from here)",
     "docs/index.md:4:58: warning: no section 'instal' in docs/sub/guide.md",

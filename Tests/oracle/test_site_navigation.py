@@ -141,8 +141,8 @@ def test_sitemap_and_site_url(site, tmp_path):
 
 def test_search_index_holds_every_section_with_escaped_data(site):
     root, _ = site
-    sections = script_value(root / "site/outline-site/search.js", "outlineSiteSearch")
-    texts = {(s[1], s[2]): s[3] for s in sections}
+    pages = script_value(root / "site/outline-site/search.js", "outlineSiteSearch")
+    texts = {(s[0], s[1]): s[2] for _, sections in pages for s in sections}
     assert "quetzalcoatl" in texts[("deep-inside", "Deep inside")]
     assert any("xylophone" in text for text in texts.values())
     assert ("beta--quotes-too", 'Beta & "quotes" too') in texts

@@ -31,6 +31,9 @@ package struct BatchResult: Sendable {
     package let title: String?
     /// In a docs site: the page's ids and links, for the link check.
     package var facts: PageFacts? = nil
+    /// Whether it was converted in this run (not skipped as unchanged): only then do its
+    /// facts hold its sections' text.
+    package var converted = false
 }
 
 /// Runs a batch on `workers` threads. Every job goes through the same per-document
@@ -167,7 +170,9 @@ package struct BatchRunner: Sendable {
                 BatchResult(job: job, outcome: check ? .upToDate : .unchanged, warnings: warnings, title: title, facts: facts), pager: pager)
         }
         do {
-            let conversion = try converter.convert(input, file: job.input, site: site?.page(job))
+            var conversion = try converter.convert(input, file: job.input, site: site?.page(job))
+            // (Kept until every page is read: without the room its buffer was given to grow.)
+            if site != nil { conversion.bytes = conversion.bytes.withUnsafeBufferPointer { Array($0) } }
             return .converted(conversion, input: (BuildRecord.hash(input), status))
         } catch let error as ConversionError {
             return .done(BatchResult(job: job, outcome: .failed(error), warnings: [], title: nil))
@@ -195,19 +200,21 @@ package struct BatchRunner: Sendable {
     /// `page` with `pager` in place of its slot (the last: it follows the content).
     private static func splice(_ pager: String, into page: [UInt8]) -> [UInt8] {
         let slot = Array(PageSite.pagerSlot.utf8)
-        guard page.count >= slot.count,
-            let start = stride(from: page.count - slot.count, through: 0, by: -1).first(where: {
-                page[$0] == slot[0] && page[$0..<($0 + slot.count)].elementsEqual(slot)
-            })
-        else { return page }
-        return Array(page[..<start]) + Array(pager.utf8) + Array(page[(start + slot.count)...])
+        guard let start = page.withUnsafeBufferPointer({ $0.lastIndex(of: slot) }) else { return page }
+        var spliced: [UInt8] = []
+        spliced.reserveCapacity(page.count - slot.count + pager.utf8.count)
+        spliced += page[..<start]
+        spliced += pager.utf8
+        spliced += page[(start + slot.count)...]
+        return spliced
     }
 
     /// Writes (or with `check`, compares) a converted page, and records it.
     private func deliver(
         _ job: BatchJob, _ conversion: Conversion, input: (hash: String, status: String), pager: String = "", lookup: FileStatusLookup
     ) -> BatchResult {
-        let result = finish(job) { conversion }
+        var result = finish(job) { conversion }
+        result.converted = true
         switch result.outcome {
         case .written, .unchanged, .upToDate:
             record?.record(
@@ -245,6 +252,44 @@ package struct BatchRunner: Sendable {
     /// files) at `output`.
     package func write(_ bytes: [UInt8], to output: String) -> BatchResult {
         finish(BatchJob(input: "the site's pages", output: output)) { Conversion(bytes: bytes, warnings: [], title: "") }
+    }
+
+    /// Writes (or with `check`, compares) a docs site's search index for `navigation` and
+    /// `pages` (in job order). It is not rebuilt when no page was converted and the
+    /// navigation is what it was when the index was last written and left as it is; else
+    /// each page's part comes from its facts when it was converted, else from the parts
+    /// kept beside the build record (or, missing there, from the page read again).
+    package func writeSearchIndex(of site: DocsSite, navigation: SiteNavigation, pages: [BatchResult]) -> BatchResult {
+        let output = Path.join(Path.join(site.outputDirectory, DocsSite.sharedFolder), "search.js")
+        let job = BatchJob(input: "the site's pages", output: output)
+        // (In the record as an input of its own: the navigation stands for its content.)
+        let recorded = BatchJob(input: "\u{1}search index", output: output)
+        let key = Array(BuildRecord.hash(navigation.script()).utf8)
+        let lookup = FileStatusLookup()
+        let converted = pages.contains(where: \.converted)
+        if !converted, record?.unchanged(recorded, status: "", input: key, lookup: lookup) != nil {
+            return BatchResult(job: job, outcome: check ? .upToDate : .unchanged, warnings: [], title: nil)
+        }
+        var index = SearchIndex(cacheFile: record?.searchIndexFile)
+        var inputs: [String: String] = [:]
+        for page in pages {
+            inputs[BatchPlan.absolute(page.job.output)] = page.job.input
+            if page.converted {
+                index.set(SearchIndex.part(of: page.facts?.sections ?? []), for: page.job.input)
+            } else if index.parts[page.job.input] == nil {
+                let sections = (try? converter.convert(converter.load(page.job.input), file: page.job.input, site: site.page(page.job)))?.facts?
+                    .sections
+                index.set(SearchIndex.part(of: sections ?? []), for: page.job.input)
+            }
+        }
+        let bytes = index.script(navigation: navigation) { inputs[navigation.pages[$0].output] }
+        let result = finish(job) { Conversion(bytes: bytes, warnings: [], title: "") }
+        if case .failed = result.outcome { return result }
+        if !check, let record {
+            index.save(to: record.searchIndexFile, temporaries: temporaries)
+            record.record(recorded, inputHash: BuildRecord.hash(key), status: "", title: "", facts: nil, warnings: [], lookup: lookup)
+        }
+        return result
     }
 
     /// Copies an asset of a docs site to `output` (atomically, only when it differs; with

@@ -65,6 +65,9 @@ package final class BuildRecord: @unchecked Sendable {
     /// a second before are not recorded.
     private let started = BuildRecord.now()
 
+    /// The file beside the record where a docs site keeps its search index's parts.
+    package var searchIndexFile: String { path + ".search" }
+
     /// Loads the record at `path`, if it was made with the same `key`.
     package convenience init(path: String, key: String) {
         self.init(Reading(path: path), key: key)

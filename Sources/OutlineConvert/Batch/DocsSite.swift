@@ -1,8 +1,9 @@
 /// A folder converted to HTML as a docs site (docs/sites.md): what each page needs of the
 /// site (its links, where the site's shared files are, its canonical URL), its navigation
-/// once every page has been read, and the shared files: the navigation for the pages'
-/// script (`outline-site/nav.js`) and without script (`outline-site/nav.html`), the
-/// search index (`outline-site/search.js`) and, with `--site-url`, `sitemap.xml`.
+/// once every page has been read, and the shared files: the pages' style and script
+/// (`outline-site/outline.css`, `.js`), the navigation for the script
+/// (`outline-site/nav.js`) and without it (`outline-site/nav.html`), the search index
+/// (`outline-site/search.js`) and, with `--site-url`, `sitemap.xml`.
 package struct DocsSite: Sendable {
     /// The run's links.
     package let links: SiteLinks
@@ -37,6 +38,7 @@ package struct DocsSite: Sendable {
         page.root = String(repeating: "../", count: components.count - 1)
         page.href = components.map(DocsIndex.percentEncoded).joined(separator: "/")
         page.navigation = true
+        page.search = SearchText()
         page.canonical = siteURL.map { $0 + page.href }
         return page
     }
@@ -65,41 +67,19 @@ package struct DocsSite: Sendable {
         return SiteNavigation(sources, outputDirectory: outputDirectory, summaries: summaries)
     }
 
-    /// The site's shared files (path and content), for `navigation` and the `pages` as
-    /// converted (their facts hold their sections' text).
-    package func sharedFiles(navigation: SiteNavigation, pages: [BatchResult], style: String) -> [(path: String, bytes: [UInt8])] {
+    /// The site's shared files (path and content) but for the search index
+    /// (`BatchRunner.writeSearchIndex`): the pages' style and script, the navigation, and
+    /// with `--site-url` the sitemap.
+    package func sharedFiles(navigation: SiteNavigation) -> [(path: String, bytes: [UInt8])] {
         let folder = Path.join(outputDirectory, Self.sharedFolder)
         var files = [
+            (Path.join(folder, "outline.css"), Array(PageTemplate.defaultStyle.utf8)),
+            (Path.join(folder, "outline.js"), Array(PageTemplate.defaultScript.utf8)),
             (Path.join(folder, "nav.js"), navigation.script()),
-            (Path.join(folder, "nav.html"), navigation.page(style: style)),
-            (Path.join(folder, "search.js"), searchIndex(navigation: navigation, pages: pages)),
+            (Path.join(folder, "nav.html"), navigation.page()),
         ]
         if let siteURL { files.append((Path.join(outputDirectory, "sitemap.xml"), sitemap(siteURL, navigation: navigation))) }
         return files
-    }
-
-    /// `search.js`: `outlineSiteSearch([…])`, a JSON array of the sections of every page in
-    /// reading order: `[page number in nav.js, id, title, text]`.
-    private func searchIndex(navigation: SiteNavigation, pages: [BatchResult]) -> [UInt8] {
-        var facts: [String: PageFacts] = [:]
-        for page in pages { facts[BatchPlan.absolute(page.job.output)] = page.facts }
-        var json = ByteBuffer()
-        json.write("outlineSiteSearch([" as StaticString)
-        var first = true
-        for number in navigation.readingOrder {
-            for section in facts[navigation.pages[number].output]?.sections ?? [] {
-                json.write(first ? "\n[" : ",\n[")
-                first = false
-                json.write(String(number))
-                for text in [section.id, section.title, section.text] {
-                    json.write("," as StaticString)
-                    JSONEmitter.quote(text, into: &json)
-                }
-                json.write("]" as StaticString)
-            }
-        }
-        json.write("\n]);\n" as StaticString)
-        return json.finish()
     }
 
     /// `sitemap.xml`: every page of the navigation (the index first) under `siteURL`.

@@ -6,7 +6,8 @@
 
 /// What a docs site needs to know of one page: its ids and its local links (for the link
 /// check), its front matter `order:` (for the navigation) and its sections' text (for the
-/// search). Kept in the build record, so that a page skipped as unchanged counts too.
+/// search). Kept in the build record (the sections' text in the search index's cache:
+/// `SearchIndex`), so that a page skipped as unchanged counts too.
 package struct PageFacts: Sendable, Equatable {
     /// The ids of the page's sections.
     package var ids: [String]
@@ -54,25 +55,13 @@ package struct PageFacts: Sendable, Equatable {
             parts.append((target + [link.url, String(link.line), String(link.column)]).joined(separator: String(UnicodeScalar(Self.field))))
         }
         if let order { parts.append("order" + String(UnicodeScalar(Self.field)) + String(order)) }
-        for section in sections {
-            parts.append(
-                ["section", section.id, section.title, section.text].map(Self.withoutSeparators).joined(separator: String(UnicodeScalar(Self.field))))
-        }
         return parts.joined(separator: String(UnicodeScalar(Self.part)))
-    }
-
-    /// `text` with the encoding's two separators made spaces (they are control characters:
-    /// only a search text could hold one).
-    private static func withoutSeparators(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 == part || $0 == field }) else { return text }
-        return String(decoding: text.utf8.map { $0 == part || $0 == field ? .space : $0 }, as: UTF8.self)
     }
 
     init?(encoded: String) {
         // Split as bytes: a record holds thousands of these.
         var encoded = encoded
         var order: Double?
-        var sections: [SearchSection] = []
         let decoded: (ids: [String], links: [LinkFact])? = encoded.withUTF8 { bytes in
             func fields(_ part: Slice<UnsafeBufferPointer<UInt8>>) -> [String] {
                 part.split(separator: Self.field, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
@@ -84,10 +73,6 @@ package struct PageFacts: Sendable, Equatable {
                 let fields = fields(part)
                 if fields.count == 2, fields[0] == "order" {
                     order = Double(fields[1])
-                    continue
-                }
-                if fields.count == 4, fields[0] == "section" {
-                    sections.append(SearchSection(id: fields[1], title: fields[2], text: fields[3]))
                     continue
                 }
                 guard fields.count == 6, let line = Int(fields[4]), let column = Int(fields[5]) else { return nil }
@@ -107,7 +92,6 @@ package struct PageFacts: Sendable, Equatable {
         guard let decoded else { return nil }
         (ids, links) = decoded
         self.order = order
-        self.sections = sections
     }
 }
 

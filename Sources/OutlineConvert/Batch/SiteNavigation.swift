@@ -283,7 +283,7 @@ package struct SiteNavigation: Sendable {
 
     /// `nav.html`: the outline as a page of its own, for readers without script (each page
     /// shows it in a frame then): folders as open sections, pages as links.
-    package func page(style: String) -> [UInt8] {
+    package func page() -> [UInt8] {
         var html = """
             <!DOCTYPE html>
             <html lang="en">
@@ -292,9 +292,7 @@ package struct SiteNavigation: Sendable {
             <meta name="color-scheme" content="light dark">
             <title>Site navigation</title>
             <base target="_top">
-            <style>
-            \(style)
-            </style>
+            <link rel="stylesheet" href="outline.css">
             </head>
             <body>
             <nav class="outline-site-tree" aria-label="Site">

@@ -359,8 +359,8 @@ final class CommonMarkDocument {
     }
 
     /// Appends the HTML cmark renders for the blocks in `range` to `html` (see `prepare`
-    /// first). Raw HTML is omitted unless `unsafe`.
-    func appendHTML(ofBlocks range: Range<Int>, unsafe: Bool, to html: inout ByteBuffer) {
+    /// first), and its text to `text`. Raw HTML is omitted unless `unsafe`.
+    func appendHTML(ofBlocks range: Range<Int>, unsafe: Bool, to html: inout ByteBuffer, text: SearchText? = nil) {
         completeInlines(ofBlocks: range)
         if unsafe && flavor == .gitHub {
             for case let block? in blockNodes[range] {
@@ -374,7 +374,9 @@ final class CommonMarkDocument {
         for case let node? in blockNodes[range] {
             guard let rendered = cmark_render_html(node, options) else { continue }
             defer { memory.pointee.free(rendered) }  // (from the tree's allocator)
-            html.write(UnsafeRawBufferPointer(start: rendered, count: strlen(rendered)))
+            let bytes = UnsafeRawBufferPointer(start: rendered, count: strlen(rendered))
+            html.write(bytes)
+            text?.append(html: bytes.assumingMemoryBound(to: UInt8.self))
         }
     }
 

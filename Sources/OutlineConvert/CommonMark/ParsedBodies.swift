@@ -50,6 +50,8 @@ struct BodyRenderer {
     var forcedOpen: Bool? = nil
     /// For plain text: ASCII markers.
     var ascii = false
+    /// For HTML in a docs site: where the text of what is written goes, for the site search.
+    var searchText: SearchText? = nil
 
     /// Appends the HTML of `body` at `position` (see `ParsedBodies`). With `links`, each
     /// link and image destination goes through it first (a docs site); `line` places links
@@ -64,7 +66,7 @@ struct BodyRenderer {
             }
         }
         document.prepare(ofBlocks: range, ids: headingIds, forcedOpen: forcedOpen)
-        document.appendHTML(ofBlocks: range, unsafe: unsafe, to: &html)
+        document.appendHTML(ofBlocks: range, unsafe: unsafe, to: &html, text: searchText)
     }
 
     /// The body as plain text, each non-blank line starting with `indent`.

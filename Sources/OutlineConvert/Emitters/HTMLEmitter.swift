@@ -39,7 +39,9 @@ struct HTMLEmitter: OutlineWriter {
     func write(_ outline: Outline, context: WriteContext) -> (bytes: [UInt8], warnings: [Diagnostic]) {
         let page = Page(
             options: context.options.html, links: context.site?.links, site: context.site,
-            bodies: BodyRenderer(bodies: context.bodies, headingIds: PageHeadingIdentifiers(outline), forcedOpen: context.options.collapse.all))
+            bodies: BodyRenderer(
+                bodies: context.bodies, headingIds: PageHeadingIdentifiers(outline), forcedOpen: context.options.collapse.all,
+                searchText: context.site?.search))
         let warnings = context.options.html.accordion ? Self.accordionWarnings(outline.nodes, file: context.file) : []
         return (page.render(outline, pageTitle: context.pageTitle, sizeHint: context.inputSize, sink: context.sink), warnings)
     }
@@ -73,12 +75,12 @@ private struct Page {
         let toc = options.toc || outline.attributes["toc"]?.lowercased() == "true"
         if options.fragment {
             if toc { TableOfContents.write(outline, into: &html) }
-            writeContent(outline, into: &html)
+            writeContent(outline, pageTitle: pageTitle, into: &html)
         } else {
             let lang = outline.attributes["lang"] ?? "en"
             (options.template ?? .default).render(
                 title: pageTitle, lang: lang, site: site, into: &html,
-                toc: { toc ? TableOfContents.write(outline, into: &$0) : () }, content: { writeContent(outline, into: &$0) })
+                toc: { toc ? TableOfContents.write(outline, into: &$0) : () }, content: { writeContent(outline, pageTitle: pageTitle, into: &$0) })
         }
         return html.finish()
     }
@@ -96,13 +98,14 @@ private struct Page {
         return max(sourceSize - titles, 0) * 5 / 4 + markup + 24_576
     }
 
-    private func writeContent(_ outline: Outline, into html: inout ByteBuffer) {
+    private func writeContent(_ outline: Outline, pageTitle: String, into html: inout ByteBuffer) {
         let offset = outline.title == nil ? 0 : 1
         if let title = outline.title {
             html.write("<h1 class=\"outline-page-title\">" as StaticString)
             html.write(escaping: title)
             html.write("</h1>\n" as StaticString)
         }
+        bodies.searchText?.begin(id: "", title: pageTitle)
         bodies.appendHTML(outline.body, at: 0, line: 0, unsafe: options.unsafe, links: links, to: &html)
         var position = 1
         write(outline.nodes, depth: 1, offset: offset, group: "outline", position: &position, into: &html)
@@ -117,6 +120,7 @@ private struct Page {
             position += 1
             let level = depth + offset
             let titleLinks = TitleLinks(node, unsafe: options.unsafe)
+            bodies.searchText?.begin(id: node.id, title: node.title)
             guard node.isCollapsible else {
                 heading(node.title, level: level, idOf: node, links: titleLinks, className: "outline-leaf", into: &html)
                 continue

@@ -14,8 +14,9 @@ public struct PageTemplate: Equatable, Sendable {
 
     private let pieces: [Piece]
 
-    /// The default page's style sheet.
+    /// The default page's style sheet and script.
     package static var defaultStyle: String { EmbeddedTemplates.files["default.css"] ?? "" }
+    package static var defaultScript: String { EmbeddedTemplates.files["default.js"] ?? "" }
 
     /// The template's content, for telling templates apart.
     var fingerprint: String {
@@ -48,8 +49,23 @@ public struct PageTemplate: Equatable, Sendable {
             case .placeholder("title"): page.write(escaping: title)
             case .placeholder("content"): writeContent(&page)
             case .placeholder("toc"): writeTOC(&page)
-            case .placeholder("style"): page.write(EmbeddedTemplates.files["default.css"] ?? "")
-            case .placeholder("script"): page.write(EmbeddedTemplates.files["default.js"] ?? "")
+            case .placeholder("style"):
+                guard let site, site.navigation else {
+                    page.write(Self.defaultStyle)
+                    continue
+                }
+                // A site's pages share the style and the script (outline-site/outline.css, .js).
+                page.write("@import url(\"" as StaticString)
+                page.write(escaping: site.root)
+                page.write("outline-site/outline.css\");" as StaticString)
+            case .placeholder("script"):
+                guard let site, site.navigation else {
+                    page.write(Self.defaultScript)
+                    continue
+                }
+                page.write("(function () { var script = document.createElement(\"script\"); script.src = \"" as StaticString)
+                page.write(escaping: site.root)
+                page.write("outline-site/outline.js\"; document.body.appendChild(script); })();" as StaticString)
             case .placeholder("lang"): page.write(escaping: lang)
             case .placeholder("index"):
                 guard let site else { continue }

@@ -170,32 +170,9 @@ public struct Converter: Sendable {
             ids += Self.htmlIDs(in: output)
             facts = PageFacts(
                 ids: ids, links: site.links.facts, order: outline.attributes["order"].flatMap { Double($0.trimmed) },
-                sections: site.navigation ? Self.searchSections(outline, pageTitle: title, bodies: context.bodies) : [])
+                sections: site.search?.finish() ?? [])
         }
         return Conversion(bytes: output, warnings: document.warnings + warnings, title: title, facts: facts)
-    }
-
-    /// The sections the site search finds in a page: its text before the first section
-    /// (under the page's title), then each section's title and its own text, on one line.
-    private static func searchSections(_ outline: Outline, pageTitle: String, bodies: ParsedBodies?) -> [PageFacts.SearchSection] {
-        // (Closed sections and blocks are found too: their text is written open.)
-        let renderer = BodyRenderer(bodies: bodies, forcedOpen: true)
-        func text(_ body: String, at position: Int) -> String {
-            guard !body.isEmpty else { return "" }
-            var words: [Substring] = []
-            for line in String(decoding: renderer.plainText(body, at: position), as: UTF8.self).split(whereSeparator: \.isNewline) {
-                words += line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-            }
-            return words.joined(separator: " ")
-        }
-        let preamble = text(outline.body, at: 0)
-        var sections = preamble.isEmpty ? [] : [PageFacts.SearchSection(id: "", title: pageTitle, text: preamble)]
-        var position = 1
-        outline.forEachNode { node in
-            sections.append(PageFacts.SearchSection(id: node.id, title: node.title, text: text(node.body, at: position)))
-            position += 1
-        }
-        return sections
     }
 
     /// Parses one input and resolves its ids and collapse state. An empty input (nothing,
@@ -220,18 +197,20 @@ public struct Converter: Sendable {
 
     /// The values of every ` id="…"` attribute in an HTML page.
     private static func htmlIDs(in html: [UInt8]) -> [String] {
-        let marker = Array(" id=\"".utf8)
         var ids: [String] = []
-        var index = 0
-        while index + marker.count < html.count {
-            guard html[index] == .space, html[index..<(index + marker.count)].elementsEqual(marker) else {
-                index += 1
-                continue
+        html.withUnsafeBufferPointer { html in
+            // ` id="`, found by its `=`: far rarer in a page than the space it starts with.
+            var index = 3
+            while let equals = html.firstIndex(ofByte: UInt8(ascii: "="), from: index) {
+                index = equals + 1
+                guard equals + 1 < html.count, html[equals + 1] == UInt8(ascii: "\""), html[equals - 3] == .space,
+                    html[equals - 2] == UInt8(ascii: "i"), html[equals - 1] == UInt8(ascii: "d")
+                else { continue }
+                let start = equals + 2
+                guard let end = html.firstIndex(ofByte: UInt8(ascii: "\""), from: start) else { break }
+                ids.append(String(decoding: UnsafeBufferPointer(rebasing: html[start..<end]), as: UTF8.self))
+                index = end
             }
-            let start = index + marker.count
-            guard let end = html[start...].firstIndex(of: UInt8(ascii: "\"")) else { break }
-            ids.append(String(decoding: html[start..<end], as: UTF8.self))
-            index = end
         }
         return ids
     }

@@ -60,6 +60,8 @@ package struct PageSite: Sendable {
     package var navigation = false
     /// With `--site-url`: the page's full URL.
     package var canonical: String?
+    /// With the site's navigation: the page's sections for the site search, as written.
+    package var search: SearchText?
 
     /// Where a page of a site with navigation holds the place of its previous / next links.
     package static let pagerSlot = "<!--outline-render:pager-->"

@@ -12,6 +12,28 @@ extension UnsafeBufferPointer<UInt8> {
         guard let base = baseAddress, start < count, let found = memchr(base + start, Int32(byte), count - start) else { return nil }
         return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
     }
+
+    /// The index of the first occurrence of `pattern` (not empty) at or after `start`.
+    func firstIndex(of pattern: [UInt8], from start: Int = 0) -> Int? {
+        var at = start
+        while let found = firstIndex(ofByte: pattern[0], from: at) {
+            guard let base = baseAddress, found + pattern.count <= count else { return nil }
+            if memcmp(base + found, pattern, pattern.count) == 0 { return found }
+            at = found + 1
+        }
+        return nil
+    }
+
+    /// The index of the last occurrence of `pattern` (not empty), searched from the end.
+    func lastIndex(of pattern: [UInt8]) -> Int? {
+        guard let base = baseAddress, pattern.count <= count else { return nil }
+        var index = count - pattern.count
+        while index >= 0 {
+            if base[index] == pattern[0] && memcmp(base + index, pattern, pattern.count) == 0 { return index }
+            index -= 1
+        }
+        return nil
+    }
 }
 
 extension ArraySlice<UInt8> {
