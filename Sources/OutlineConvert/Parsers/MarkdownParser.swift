@@ -185,12 +185,21 @@ struct Lines {
         return bytes[Int(starts[number - 1])..<end]
     }
 
-    /// The first lines as text, when the file starts like front matter (at most 1 MiB).
+    /// The first lines as text, when the file starts like front matter: through the first
+    /// line after the first that is `---` or `...` (trailing blanks aside), within 1 MiB.
     var frontMatterCandidate: [Substring] {
         guard bytes.starts(with: Array("---".utf8)) else { return [] }
-        var end = min(bytes.count, 1 << 20)
-        while end < bytes.count, end > 0, bytes[end - 1] != .lineFeed { end -= 1 }
-        return String(decoding: bytes[..<end], as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        var number = 2
+        while number <= count, start(ofLine: number) < 1 << 20 {
+            var line = line(number)
+            while let last = line.last, last == .space || last == .tab { line.removeLast() }
+            if line.elementsEqual("---".utf8) || line.elementsEqual("...".utf8) {
+                let end = number < count ? start(ofLine: number + 1) : bytes.count
+                return String(decoding: bytes[..<end], as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+            }
+            number += 1
+        }
+        return []
     }
 
     /// Lines `from...through` joined with LF, without leading and trailing blank lines.
