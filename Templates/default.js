@@ -355,7 +355,7 @@
       var searchTimer = 0;
       search.addEventListener("input", function () {
         clearTimeout(searchTimer);
-        searchTimer = setTimeout(function () { find(search.value); }, 60);
+        searchTimer = setTimeout(function () { find(search.value); }, 30);
       });
       search.addEventListener("keydown", function (event) {
         if (event.key === "ArrowDown" || event.key === "ArrowUp") {
