@@ -270,7 +270,7 @@
     var results = document.getElementById("outline-render:results");
     var count = site.querySelector(".outline-search-count");
     var index = null, requested = false, chosen = -1, pending = "";
-    // One entry per page: [page number in nav.js, [[id, title, text], …]].
+    // One entry per page: [page number in nav.js, [[id, title, text], …], page URL].
     window.outlineSiteSearch = function (pages) {
       index = [];
       pages.forEach(function (page) {

@@ -142,7 +142,7 @@ def test_sitemap_and_site_url(site, tmp_path):
 def test_search_index_holds_every_section_with_escaped_data(site):
     root, _ = site
     pages = script_value(root / "site/outline-site/search.js", "outlineSiteSearch")
-    texts = {(s[0], s[1]): s[2] for _, sections in pages for s in sections}
+    texts = {(s[0], s[1]): s[2] for _, sections, _ in pages for s in sections}
     assert "quetzalcoatl" in texts[("deep-inside", "Deep inside")]
     assert any("xylophone" in text for text in texts.values())
     assert ("beta--quotes-too", 'Beta & "quotes" too') in texts
@@ -162,6 +162,15 @@ def test_a_rerun_writes_nothing_and_a_new_title_rewrites_the_neighbours(tmp_path
     assert "Aardvark" in (tmp_path / "site/outline-site/nav.js").read_text()
     written = re.search(r"(\d+) written", changed.stderr)
     assert written and int(written.group(1)) < 11, changed.stderr
+    # The search index has the new text, and the other pages' from the index written before.
+    index = (tmp_path / "site/outline-site/search.js").read_text()
+    assert "Renamed." in index and "xylophone" in index and "quetzalcoatl" not in index
+    # An index changed by hand is rebuilt whole, the unchanged pages read again.
+    (tmp_path / "site/outline-site/search.js").write_text("outlineSiteSearch([]);\n")
+    (tmp_path / "docs/beta.md").write_text("# Beta\n\nNew beta.\n")
+    assert tool(tmp_path, "docs", "-o", "site").returncode == 0
+    index = (tmp_path / "site/outline-site/search.js").read_text()
+    assert "New beta." in index and "xylophone" in index and "Renamed." in index
 
 
 @pytest.fixture(scope="module")

@@ -257,8 +257,8 @@ package struct BatchRunner: Sendable {
     /// Writes (or with `check`, compares) a docs site's search index for `navigation` and
     /// `pages` (in job order). It is not rebuilt when no page was converted and the
     /// navigation is what it was when the index was last written and left as it is; else
-    /// each page's part comes from its facts when it was converted, else from the parts
-    /// kept beside the build record (or, missing there, from the page read again).
+    /// each page's part comes from its facts when it was converted, else from the index
+    /// written last time (when it was left as it was), else from the page read again.
     package func writeSearchIndex(of site: DocsSite, navigation: SiteNavigation, pages: [BatchResult]) -> BatchResult {
         let output = Path.join(Path.join(site.outputDirectory, DocsSite.sharedFolder), "search.js")
         let job = BatchJob(input: "the site's pages", output: output)
@@ -270,24 +270,20 @@ package struct BatchRunner: Sendable {
         if !converted, record?.unchanged(recorded, status: "", input: key, lookup: lookup) != nil {
             return BatchResult(job: job, outcome: check ? .upToDate : .unchanged, warnings: [], title: nil)
         }
-        var index = SearchIndex(cacheFile: record?.searchIndexFile)
-        var inputs: [String: String] = [:]
+        var index = SearchIndex(previous: record?.isAsLeft(recorded, lookup: lookup) == true ? output : nil)
         for page in pages {
-            inputs[BatchPlan.absolute(page.job.output)] = page.job.input
+            let url = site.page(page.job).href
             if page.converted {
-                index.set(SearchIndex.part(of: page.facts?.sections ?? []), for: page.job.input)
-            } else if index.parts[page.job.input] == nil {
-                let sections = (try? converter.convert(converter.load(page.job.input), file: page.job.input, site: site.page(page.job)))?.facts?
-                    .sections
-                index.set(SearchIndex.part(of: sections ?? []), for: page.job.input)
+                index.set(SearchIndex.part(of: page.facts?.sections ?? []), for: url)
+            } else if index.parts[url] == nil {
+                let read = try? converter.convert(converter.load(page.job.input), file: page.job.input, site: site.page(page.job))
+                index.set(SearchIndex.part(of: read?.facts?.sections ?? []), for: url)
             }
         }
-        let bytes = index.script(navigation: navigation) { inputs[navigation.pages[$0].output] }
-        let result = finish(job) { Conversion(bytes: bytes, warnings: [], title: "") }
+        let result = finish(job) { Conversion(bytes: index.script(navigation: navigation), warnings: [], title: "") }
         if case .failed = result.outcome { return result }
-        if !check, let record {
-            index.save(to: record.searchIndexFile, temporaries: temporaries)
-            record.record(recorded, inputHash: BuildRecord.hash(key), status: "", title: "", facts: nil, warnings: [], lookup: lookup)
+        if !check {
+            record?.record(recorded, inputHash: BuildRecord.hash(key), status: "", title: "", facts: nil, warnings: [], lookup: lookup)
         }
         return result
     }

@@ -65,9 +65,6 @@ package final class BuildRecord: @unchecked Sendable {
     /// a second before are not recorded.
     private let started = BuildRecord.now()
 
-    /// The file beside the record where a docs site keeps its search index's parts.
-    package var searchIndexFile: String { path + ".search" }
-
     /// Loads the record at `path`, if it was made with the same `key`.
     package convenience init(path: String, key: String) {
         self.init(Reading(path: path), key: key)
@@ -129,6 +126,14 @@ package final class BuildRecord: @unchecked Sendable {
             entry.title, entry.facts.isEmpty ? nil : PageFacts(encoded: entry.facts), Self.decodedWarnings(entry.warnings, file: job.input),
             entry.pager
         )
+    }
+
+    /// Whether `job`'s output is as the last run left it (its size and modification time
+    /// as recorded), whatever its input.
+    func isAsLeft(_ job: BatchJob, lookup: FileStatusLookup) -> Bool {
+        guard let entry = previous[job.input], entry.output == job.output, let (size, modified) = Self.status(job.output, lookup: lookup)
+        else { return false }
+        return size == entry.outputSize && modified == entry.outputModified
     }
 
     /// The status of the input `path` to record and compare, taken before it is read: ""

@@ -1,19 +1,30 @@
 /// The site search's index, `outline-site/search.js` (docs/sites.md): a call
 /// `outlineSiteSearch([…])` with one line per page in reading order,
-/// `[page number in nav.js, [[id, title, text], …]]`. Each page's part is kept in a file
-/// beside the build record, so that a rerun rebuilds the index without reading unchanged
-/// pages again; a rerun in which no page was converted and the navigation is the same does
-/// not rebuild it at all (`BatchRunner.writeSearchIndex`).
+/// `[page number in nav.js, [[id, title, text], …], "page URL"]`. A rerun rebuilds it from
+/// the pages it converted and, for the others, the lines of the index it wrote last time
+/// (read back when the build record says it is as it was left); when no page was
+/// converted and the navigation is the same, it is not rebuilt at all
+/// (`BatchRunner.writeSearchIndex`).
 package struct SearchIndex {
-    /// Each page's part, by input path: its sections as a JSON array.
+    /// Each page's part, by its URL from the output folder: its sections as a JSON array.
     private(set) var parts: [String: String] = [:]
 
-    /// The parts kept at `path` (none when it cannot be read).
-    package init(cacheFile path: String?) {
+    /// The parts of the index at `path`, written by an earlier run (none when there is no
+    /// such file, or a line is not one of ours).
+    init(previous path: String?) {
         guard let path, let bytes = try? Files.read(path, limit: 1 << 32) else { return }
-        for line in bytes.split(separator: UInt8.lineFeed) {
-            guard let tab = line.firstIndex(of: .tab) else { continue }
-            parts[BuildRecord.unescaped(line[..<tab])] = String(decoding: line[(tab + 1)...], as: UTF8.self)
+        let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ",")
+        for var line in bytes.split(separator: .lineFeed).dropFirst() {
+            if line.last == comma { line.removeLast() }
+            // `[N,part,"url"]`: the URL (percent-encoded: no quote in it) is after the last `,"`.
+            guard line.count > 4, line.first == UInt8(ascii: "["), line.last == UInt8(ascii: "]"),
+                let numberEnd = line.firstIndex(of: comma),
+                let urlStart = line.lastIndex(of: quote).flatMap({ end in
+                    line[..<end].lastIndex(of: quote)
+                }), urlStart - 1 > numberEnd, line[urlStart - 1] == comma
+            else { continue }
+            let url = String(decoding: line[(urlStart + 1)..<(line.endIndex - 2)], as: UTF8.self)
+            parts[url] = String(decoding: line[(numberEnd + 1)..<(urlStart - 1)], as: UTF8.self)
         }
     }
 
@@ -35,39 +46,30 @@ package struct SearchIndex {
         return String(decoding: json.finish(), as: UTF8.self)
     }
 
-    /// Sets the part of the page read from `input`.
-    mutating func set(_ part: String, for input: String) {
-        parts[input] = part
+    /// Sets the part of the page at `url`.
+    mutating func set(_ part: String, for url: String) {
+        parts[url] = part
     }
 
-    /// `search.js` for `navigation`, each page's part found by `input(of:)` (its input).
-    func script(navigation: SiteNavigation, input: (Int) -> String?) -> [UInt8] {
+    /// `search.js` for `navigation`.
+    func script(navigation: SiteNavigation) -> [UInt8] {
         var js = ByteBuffer()
         js.write("outlineSiteSearch([" as StaticString)
         var first = true
         for number in navigation.readingOrder {
-            guard let input = input(number), let part = parts[input] else { continue }
+            let url = navigation.pages[number].href
+            guard let part = parts[url] else { continue }
             js.write(first ? "\n[" : ",\n[")
             first = false
             js.write(String(number))
             js.write("," as StaticString)
             js.write(part)
+            js.write("," as StaticString)
+            JSONEmitter.quote(url, into: &js)
             js.write("]" as StaticString)
         }
         js.write("\n]);\n" as StaticString)
         return js.finish()
-    }
-
-    /// Keeps the parts at `path`.
-    func save(to path: String, temporaries: TemporaryFiles) {
-        var text = ByteBuffer()
-        for input in parts.keys.sorted() {
-            text.write(BuildRecord.escaped(input))
-            text.write("\t" as StaticString)
-            text.write(parts[input] ?? "[]")
-            text.write("\n" as StaticString)
-        }
-        _ = try? Files.write(text.finish(), to: path, temporaries: temporaries)
     }
 }
 
