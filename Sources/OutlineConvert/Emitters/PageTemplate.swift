@@ -50,22 +50,14 @@ public struct PageTemplate: Equatable, Sendable {
             case .placeholder("content"): writeContent(&page)
             case .placeholder("toc"): writeTOC(&page)
             case .placeholder("style"):
-                guard let site, site.navigation else {
-                    page.write(Self.defaultStyle)
-                    continue
-                }
-                // A site's pages share the style and the script (outline-site/outline.css, .js).
-                page.write("@import url(\"" as StaticString)
-                page.write(escaping: site.root)
-                page.write("outline-site/outline.css\");" as StaticString)
+                Self.write(Self.defaultStyle, orLoad: ("@import url(\"", "outline-site/outline.css\");"), site: site, into: &page)
             case .placeholder("script"):
-                guard let site, site.navigation else {
-                    page.write(Self.defaultScript)
-                    continue
-                }
-                page.write("(function () { var script = document.createElement(\"script\"); script.src = \"" as StaticString)
-                page.write(escaping: site.root)
-                page.write("outline-site/outline.js\"; document.body.appendChild(script); })();" as StaticString)
+                Self.write(
+                    Self.defaultScript,
+                    orLoad: (
+                        "(function () { var script = document.createElement(\"script\"); script.src = \"",
+                        "outline-site/outline.js\"; document.body.appendChild(script); })();"
+                    ), site: site, into: &page)
             case .placeholder("lang"): page.write(escaping: lang)
             case .placeholder("index"):
                 guard let site else { continue }
@@ -80,6 +72,18 @@ public struct PageTemplate: Equatable, Sendable {
             case .placeholder: break
             }
         }
+    }
+
+    /// `inline`, or in a site with navigation (whose pages share their style and script,
+    /// outline-site/outline.css and .js) what loads it: `load.before`, the site's root,
+    /// `load.after`.
+    private static func write(
+        _ inline: String, orLoad load: (before: StaticString, after: StaticString), site: PageSite?, into page: inout ByteBuffer
+    ) {
+        guard let site, site.navigation else { return page.write(inline) }
+        page.write(load.before)
+        page.write(escaping: site.root)
+        page.write(load.after)
     }
 
     /// A site page's navigation (a control that holds the outline of the site, which the
