@@ -166,11 +166,11 @@ package struct SiteNavigation: Sendable {
         func key(_ entry: Entry) -> (rank: Int?, order: Double?, title: String) {
             switch entry {
             case .page(let page):
-                return (rank[page], orders[page], pages[page].title)
+                return (rank[page], orders[page], pages[page].title.lowercased())
             case .folder(let sub):
                 var ranks: [Int] = []
                 collectRanks(sub, rank: rank, into: &ranks)
-                return (ranks.min(), sub.index.flatMap { orders[$0] }, title(of: sub, pages: pages))
+                return (ranks.min(), sub.index.flatMap { orders[$0] }, title(of: sub, pages: pages).lowercased())
             }
         }
         let keys = folder.entries.map(key)
@@ -178,8 +178,7 @@ package struct SiteNavigation: Sendable {
             let (x, y) = (keys[a], keys[b])
             if x.rank != y.rank { return (x.rank ?? .max) < (y.rank ?? .max) }
             if x.order != y.order { return (x.order ?? .infinity) < (y.order ?? .infinity) }
-            let (left, right) = (x.title.lowercased(), y.title.lowercased())
-            if left != right { return left < right }
+            if x.title != y.title { return x.title < y.title }
             return a < b
         }
         folder.entries = sorted.map { folder.entries[$0] }
@@ -244,20 +243,28 @@ package struct SiteNavigation: Sendable {
     /// page is not in the navigation).
     package func pager(for output: String) -> String {
         guard let place = places[BatchPlan.absolute(output)] else { return "" }
-        let folder = Path.parent(pages[readingOrder[place]].output)
+        let from = pages[readingOrder[place]].href.split(separator: "/").dropLast()
         var html = ByteBuffer()
         html.write("<nav class=\"outline-pager\" aria-label=\"Previous and next page\">" as StaticString)
         for (step, rel, label) in [(-1, "prev", "Previous"), (1, "next", "Next")] {
             guard readingOrder.indices.contains(place + step) else { continue }
             let other = pages[readingOrder[place + step]]
             html.write("<a rel=\"\(rel)\" href=\"")
-            html.write(escaping: SiteLinks.relative(from: folder, to: other.output))
+            html.write(escaping: Self.relative(from: from, to: other.href))
             html.write("\"><span class=\"outline-pager-label\">\(label)</span> ")
             html.write(escaping: other.title)
             html.write("</a>" as StaticString)
         }
         html.write("</nav>" as StaticString)
         return String(decoding: html.finish(), as: UTF8.self)
+    }
+
+    /// The URL of `href` (from the output folder) from the folder `from` (its components).
+    private static func relative(from: ArraySlice<Substring>, to href: String) -> String {
+        let to = href.split(separator: "/")
+        var common = 0
+        while common < from.count, common < to.count - 1, from[from.startIndex + common] == to[common] { common += 1 }
+        return (Array(repeating: "..", count: from.count - common) + to[common...].map(String.init)).joined(separator: "/")
     }
 
     /// `nav.js`: the outline as data for the pages' script (`outlineSiteNavigation(…)`),
