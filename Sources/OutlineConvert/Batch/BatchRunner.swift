@@ -96,9 +96,18 @@ package struct BatchRunner: Sendable {
             return nil
         }
         runInOrder(jobs, report: { _ in }, read)
-        let navigation = site.navigation(of: jobs, drafts: (0..<jobs.count).map { drafts[$0] })
+        let pages = (0..<jobs.count).map { drafts[$0] }
+        let navigation = site.navigation(of: jobs, drafts: pages)
+        // When every page is as it was and so is the navigation (its key is recorded with the
+        // search index), every page's pager is the one it was written with.
+        let asBefore =
+            pages.allSatisfy { if case .unchanged = $0 { true } else { false } }
+            && record?.unchanged(Self.searchIndexEntry(of: site), status: "", input: Array(navigation.key.utf8), lookup: FileStatusLookup()) != nil
         runInOrder(jobs, report: report) { index, lookup in
-            finish(jobs[index], draft: drafts[index], pager: navigation.pager(for: jobs[index].output), site: site, lookup: lookup)
+            let draft = drafts[index]
+            let pager: String
+            if asBefore, case .unchanged(_, let recorded) = draft { pager = recorded } else { pager = navigation.pager(for: jobs[index].output) }
+            return finish(jobs[index], draft: draft, pager: pager, site: site, lookup: lookup)
         }
         return navigation
     }
@@ -254,6 +263,12 @@ package struct BatchRunner: Sendable {
         finish(BatchJob(input: "the site's pages", output: output)) { Conversion(bytes: bytes, warnings: [], title: "") }
     }
 
+    /// The search index in the build record: an input of its own, of which the navigation's
+    /// key stands for the content.
+    private static func searchIndexEntry(of site: DocsSite) -> BatchJob {
+        BatchJob(input: "\u{1}search index", output: Path.join(Path.join(site.outputDirectory, DocsSite.sharedFolder), "search.js"))
+    }
+
     /// Writes (or with `check`, compares) a docs site's search index for `navigation` and
     /// `pages` (in job order). It is not rebuilt when no page was converted and the
     /// navigation is what it was when the index was last written and left as it is; else
@@ -262,9 +277,8 @@ package struct BatchRunner: Sendable {
     package func writeSearchIndex(of site: DocsSite, navigation: SiteNavigation, pages: [BatchResult]) -> BatchResult {
         let output = Path.join(Path.join(site.outputDirectory, DocsSite.sharedFolder), "search.js")
         let job = BatchJob(input: "the site's pages", output: output)
-        // (In the record as an input of its own: the navigation stands for its content.)
-        let recorded = BatchJob(input: "\u{1}search index", output: output)
-        let key = Array(BuildRecord.hash(navigation.script()).utf8)
+        let recorded = Self.searchIndexEntry(of: site)
+        let key = Array(navigation.key.utf8)
         let lookup = FileStatusLookup()
         let converted = pages.contains(where: \.converted)
         if !converted, record?.unchanged(recorded, status: "", input: key, lookup: lookup) != nil {

@@ -75,7 +75,7 @@ package struct DocsSite: Sendable {
         var files = [
             (Path.join(folder, "outline.css"), Array(PageTemplate.defaultStyle.utf8)),
             (Path.join(folder, "outline.js"), Array(PageTemplate.defaultScript.utf8)),
-            (Path.join(folder, "nav.js"), navigation.script()),
+            (Path.join(folder, "nav.js"), navigation.script),
             (Path.join(folder, "nav.html"), navigation.page()),
         ]
         if let siteURL { files.append((Path.join(outputDirectory, "sitemap.xml"), sitemap(siteURL, navigation: navigation))) }

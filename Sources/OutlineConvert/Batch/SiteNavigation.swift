@@ -37,6 +37,10 @@ package struct SiteNavigation: Sendable {
     package let warnings: [Diagnostic]
     /// The place of each page's output (absolute) in reading order.
     private let places: [String: Int]
+    /// `nav.js` (see `makeScript`), and a hash of it: two runs with the same key have the
+    /// same pages, titles and order.
+    package private(set) var script: [UInt8] = []
+    package private(set) var key = ""
 
     /// What the navigation needs of one page of the run.
     package struct Source: Sendable {
@@ -112,6 +116,8 @@ package struct SiteNavigation: Sendable {
         readingOrder = order
         places = Dictionary(order.enumerated().map { (titled[$1].output, $0) }, uniquingKeysWith: { first, _ in first })
         self.warnings = warnings
+        script = makeScript()
+        key = BuildRecord.hash(script)
     }
 
     // MARK: - The outline
@@ -270,7 +276,7 @@ package struct SiteNavigation: Sendable {
     /// `nav.js`: the outline as data for the pages' script (`outlineSiteNavigation(…)`),
     /// a JSON value: the paths and titles of the pages, then the tree, in which a page is
     /// its number and a folder `[title, index page or -1, entries…]`.
-    package func script() -> [UInt8] {
+    private func makeScript() -> [UInt8] {
         var json = "outlineSiteNavigation({\"pages\":["
         json += pages.map { "[" + JSONEmitter.quoted($0.href) + "," + JSONEmitter.quoted($0.title) + "]" }.joined(separator: ",")
         json += "],\"tree\":" + folderJSON(root) + "});\n"
