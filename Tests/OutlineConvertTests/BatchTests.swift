@@ -261,6 +261,20 @@ import Testing
         #expect(!piped.stderr.contains("\u{1B}"))
     }
 
+    /// A page may not be written where a docs site keeps its own files (docs/sites.md).
+    @Test func aPageInTheSitesOwnFolderIsAConflict() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { Support.remove(dir) }
+        try Support.write("# Nav\n", to: dir.appending(path: "docs/outline-site/nav.md"))
+        try Support.write("# A\n", to: dir.appending(path: "docs/a.md"))
+        let site = try Support.tool("docs", "-o", "site", cwd: dir)
+        #expect(site.status == 2)
+        #expect(site.stderr.contains("docs/outline-site/nav.md would write site/outline-site/nav.html, in the folder of the site's own"))
+        #expect(!FileManager.default.fileExists(atPath: dir.appending(path: "site").path))
+        // Outside a site (JSON), the folder is an ordinary one.
+        #expect(try Support.tool("docs", "-o", "json", "-t", "json", cwd: dir).status == 0)
+    }
+
     @Test func aSymlinkLoopTerminates() throws {
         let dir = try Support.temporaryDirectory()
         defer { Support.remove(dir) }

@@ -71,13 +71,15 @@ package struct BatchPlan: Sendable {
                 if let identity = FileIdentity(path: input) { inputIdentities.insert(identity) }
             }
         }
-        try checkConflicts()
+        try checkConflicts(sharedFolder: format == .html ? Path.join(outputRoot, DocsSite.sharedFolder) : nil)
     }
 
     /// Outputs are compared by where they really land (symbolic links resolved) and with
     /// inputs by file identity, so no spelling of a path (`..`, a link, a hard link) can
     /// make an output overwrite an input or another output.
-    private func checkConflicts() throws {
+    /// In a docs site, `sharedFolder` (resolved) holds the site's own files: no page may be
+    /// written there.
+    private func checkConflicts(sharedFolder: String?) throws {
         var byOutput: [String: String] = [:]
         var problems: [String] = []
         var folders: [String: String] = [:]  // each output folder resolved once
@@ -90,6 +92,9 @@ package struct BatchPlan: Sendable {
             folders[parent] = folder
             let name = Path.lastComponent(job.output)
             let key = Path.join(folder, name)
+            if let sharedFolder, key.hasPrefix(sharedFolder + "/") {
+                problems.append("\(job.input) would write \(job.output), in the folder of the site's own navigation and search files")
+            }
             if let other = byOutput[key] {
                 problems.append("\(other) and \(job.input) would both write \(job.output)")
             } else {
