@@ -266,7 +266,7 @@ package struct BatchRunner: Sendable {
     /// The search index in the build record: an input of its own, of which the navigation's
     /// key stands for the content.
     private static func searchIndexEntry(of site: DocsSite) -> BatchJob {
-        BatchJob(input: "\u{1}search index", output: Path.join(Path.join(site.outputDirectory, DocsSite.sharedFolder), "search.js"))
+        BatchJob(input: "\u{1}search index", output: site.sharedFile("search.js"))
     }
 
     /// Writes (or with `check`, compares) a docs site's search index for `navigation` and
@@ -275,9 +275,9 @@ package struct BatchRunner: Sendable {
     /// each page's part comes from its facts when it was converted, else from the index
     /// written last time (when it was left as it was), else from the page read again.
     package func writeSearchIndex(of site: DocsSite, navigation: SiteNavigation, pages: [BatchResult]) -> BatchResult {
-        let output = Path.join(Path.join(site.outputDirectory, DocsSite.sharedFolder), "search.js")
-        let job = BatchJob(input: "the site's pages", output: output)
         let recorded = Self.searchIndexEntry(of: site)
+        let output = recorded.output
+        let job = BatchJob(input: "the site's pages", output: output)
         let key = Array(navigation.key.utf8)
         let lookup = FileStatusLookup()
         let converted = pages.contains(where: \.converted)
@@ -286,7 +286,7 @@ package struct BatchRunner: Sendable {
         }
         var index = SearchIndex(previous: record?.isAsLeft(recorded, lookup: lookup) == true ? output : nil)
         for page in pages {
-            let url = site.page(page.job).href
+            let url = site.href(of: page.job)
             if page.converted {
                 index.set(SearchIndex.part(of: page.facts?.sections ?? []), for: url)
             } else if index.parts[url] == nil {

@@ -36,11 +36,25 @@ package struct DocsSite: Sendable {
             })
         let components = place(of: output)
         page.root = String(repeating: "../", count: components.count - 1)
-        page.href = components.map(DocsIndex.percentEncoded).joined(separator: "/")
+        page.href = Self.href(components)
         page.navigation = true
         page.search = SearchText()
         page.canonical = siteURL.map { $0 + page.href }
         return page
+    }
+
+    /// The URL of `job`'s page from the output folder.
+    package func href(of job: BatchJob) -> String {
+        Self.href(place(of: BatchPlan.absolute(job.output)))
+    }
+
+    private static func href(_ components: [String]) -> String {
+        components.map(DocsIndex.percentEncoded).joined(separator: "/")
+    }
+
+    /// One of the site's own files, in `outline-site/`.
+    package func sharedFile(_ name: String) -> String {
+        Path.join(Path.join(outputDirectory, Self.sharedFolder), name)
     }
 
     /// The path of `output` (absolute) under the output folder, by components.
@@ -71,12 +85,11 @@ package struct DocsSite: Sendable {
     /// (`BatchRunner.writeSearchIndex`): the pages' style and script, the navigation, and
     /// with `--site-url` the sitemap.
     package func sharedFiles(navigation: SiteNavigation) -> [(path: String, bytes: [UInt8])] {
-        let folder = Path.join(outputDirectory, Self.sharedFolder)
         var files = [
-            (Path.join(folder, "outline.css"), Array(PageTemplate.defaultStyle.utf8)),
-            (Path.join(folder, "outline.js"), Array(PageTemplate.defaultScript.utf8)),
-            (Path.join(folder, "nav.js"), navigation.script),
-            (Path.join(folder, "nav.html"), navigation.page()),
+            (sharedFile("outline.css"), Array(PageTemplate.defaultStyle.utf8)),
+            (sharedFile("outline.js"), Array(PageTemplate.defaultScript.utf8)),
+            (sharedFile("nav.js"), navigation.script),
+            (sharedFile("nav.html"), navigation.page()),
         ]
         if let siteURL { files.append((Path.join(outputDirectory, "sitemap.xml"), sitemap(siteURL, navigation: navigation))) }
         return files
