@@ -2,6 +2,7 @@
 the browser with and without script), previous / next in reading order, the order rules
 (index first, SUMMARY.md, front matter order:, title), the site search, --site-url, reruns,
 and output that grows linearly with the pages."""
+import html
 import html.parser
 import json
 import pathlib
@@ -106,6 +107,23 @@ def test_reading_order_and_warnings(site):
     assert "docs/book/SUMMARY.md:8:3: warning: SUMMARY.md names '../../outside.md', which is outside the site" in warnings
     assert "docs/book/SUMMARY.md:9:3: warning: SUMMARY.md names 'b.md' a second time; its first place is kept" in warnings
     assert not (root / "outside.html").exists() and not (root / "site/outside.html").exists()
+
+
+def test_a_folder_without_an_index_is_titled_as_mkdocs_titles_it(tmp_path):
+    # mkdocs' own function (mkdocs.utils.dirname_to_title) is the oracle, in the navigation
+    # and in the generated --index page.
+    from mkdocs.utils import dirname_to_title
+    names = ["how-to", "API_v2", "release_notes", "Été-x", "v1.0", "MixedCase-name"]
+    make(tmp_path, {f"docs/{name}/page.md": f"# A page in {name}\n" for name in names})
+    result = tool(tmp_path, "docs", "-o", "site", "--index")
+    assert result.returncode == 0, result.stderr
+    data = script_value(tmp_path / "site/outline-site/nav.js", "outlineSiteNavigation")
+    titles = sorted(entry[0] for entry in data["tree"][2:] if isinstance(entry, list))
+    assert titles == sorted(dirname_to_title(name) for name in names)
+    assert "How to" in titles and "API v2" in titles  # (the oracle is not the identity)
+    index = (tmp_path / "site/index.html").read_text()
+    for name in names:
+        assert f">{html.escape(dirname_to_title(name))}</" in index, name
 
 
 def test_previous_and_next_follow_the_reading_order(site):
