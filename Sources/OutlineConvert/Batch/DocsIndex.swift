@@ -42,7 +42,8 @@ package enum DocsIndex {
                 markdown += "- [\(DocsIndex.escaped(page.title))](\(link))\n"
             }
             for name in folders.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
-                markdown += "\n" + String(repeating: "#", count: min(path.count + 1, 6)) + " " + DocsIndex.escaped(SiteNavigation.title(ofFolderNamed: name)) + "\n"
+                let heading = String(repeating: "#", count: min(path.count + 1, 6))
+                markdown += "\n\(heading) \(DocsIndex.escaped(SiteNavigation.title(ofFolderNamed: name)))\n"
                 folders[name]?.write(into: &markdown, path: path + [name])
             }
         }
