@@ -57,13 +57,18 @@ package struct BatchRunner: Sendable {
     package let site: DocsSite?
     /// The output folders made (or found) so far: each is made once, not once per file.
     private let folders = KnownFolders()
+    /// In a docs site: the pages converted, until every page is read.
+    private let waiting: WaitingPages
 
     /// A runner; `record`, when given, lets unchanged jobs be skipped; `site` makes the
-    /// pages a docs site.
+    /// pages a docs site, whose converted pages are held in memory up to `pageMemory`
+    /// bytes in all while they wait for the rest to be read (beyond it, in temporary files).
     package init(
         converter: Converter, workers: Int, check: Bool, temporaries: TemporaryFiles, record: BuildRecord? = nil,
-        protected: Set<FileIdentity> = [], site: DocsSite? = nil
+        protected: Set<FileIdentity> = [], site: DocsSite? = nil, pageMemory: Int = 256 << 20
     ) {
+        // (`check` writes nothing, not even a temporary file.)
+        waiting = WaitingPages(budget: check ? .max : pageMemory, temporaries: temporaries)
         self.converter = converter
         self.workers = max(1, workers)
         self.check = check
@@ -137,22 +142,22 @@ package struct BatchRunner: Sendable {
         switch draft(job, site: nil, lookup: lookup) {
         case .done(let result): return result
         case .unchanged(let result, _): return result
-        case .converted(let conversion, let input): return deliver(job, conversion, input: input, lookup: lookup)
+        case .converted(let conversion, let input, _): return deliver(job, conversion, input: input, lookup: lookup)
         }
     }
 
     /// A page read: known to be unchanged (with the pager it was written with), converted
-    /// but not written yet, or done (it failed).
+    /// but not written yet (in a site, its bytes waiting apart), or done (it failed).
     enum Draft: Sendable {
         case done(BatchResult)
         case unchanged(BatchResult, pager: String)
-        case converted(Conversion, input: (hash: String, status: String))
+        case converted(Conversion, input: (hash: String, status: String), waiting: WaitingPages.Page? = nil)
 
         /// The page's title and facts, for the site's navigation.
         var result: (title: String?, facts: PageFacts?) {
             switch self {
             case .done(let result), .unchanged(let result, _): (result.title, result.facts)
-            case .converted(let conversion, _): (conversion.title, conversion.facts)
+            case .converted(let conversion, _, _): (conversion.title, conversion.facts)
             }
         }
     }
@@ -180,9 +185,11 @@ package struct BatchRunner: Sendable {
         }
         do {
             var conversion = try converter.convert(input, file: job.input, site: site?.page(job))
-            // (Kept until every page is read: without the room its buffer was given to grow.)
-            if site != nil { conversion.bytes = conversion.bytes.withUnsafeBufferPointer { Array($0) } }
-            return .converted(conversion, input: (BuildRecord.hash(input), status))
+            guard site != nil else { return .converted(conversion, input: (BuildRecord.hash(input), status)) }
+            if !check { try folders.make(Path.parent(job.output)) }
+            let page = try waiting.keep(conversion.bytes, for: job.output)
+            conversion.bytes = []
+            return .converted(conversion, input: (BuildRecord.hash(input), status), waiting: page)
         } catch let error as ConversionError {
             return .done(BatchResult(job: job, outcome: .failed(error), warnings: [], title: nil))
         } catch {
@@ -200,7 +207,15 @@ package struct BatchRunner: Sendable {
             return result
         case .unchanged:
             return finish(job, draft: self.draft(job, site: site, lookup: lookup, trusted: false), pager: pager, site: site, lookup: lookup)
-        case .converted(var conversion, let input):
+        case .converted(var conversion, let input, let page):
+            if let page {
+                do {
+                    conversion.bytes = try waiting.take(page)
+                } catch {
+                    return BatchResult(
+                        job: job, outcome: .failed(error as? ConversionError ?? .io(path: job.output, "\(error)")), warnings: [], title: nil)
+                }
+            }
             conversion.bytes = Self.splice(pager, into: conversion.bytes)
             return deliver(job, conversion, input: input, pager: pager, lookup: lookup)
         }
