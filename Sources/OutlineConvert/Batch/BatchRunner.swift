@@ -303,10 +303,10 @@ package struct BatchRunner: Sendable {
         for page in pages {
             let url = site.href(of: page.job)
             if page.converted {
-                index.set(SearchIndex.part(of: page.facts?.sections ?? []), for: url)
+                index.set(page.facts?.search ?? [], for: url)
             } else if index.parts[url] == nil {
                 let read = try? converter.convert(converter.load(page.job.input), file: page.job.input, site: site.page(page.job))
-                index.set(SearchIndex.part(of: read?.facts?.sections ?? []), for: url)
+                index.set(read?.facts?.search ?? [], for: url)
             }
         }
         let result = finish(job) { Conversion(bytes: index.script(navigation: navigation), warnings: [], title: "") }

@@ -7,7 +7,7 @@
 /// (`BatchRunner.writeSearchIndex`).
 package struct SearchIndex {
     /// Each page's part, by its URL from the output folder: its sections as a JSON array.
-    private(set) var parts: [String: String] = [:]
+    private(set) var parts: [String: [UInt8]] = [:]
 
     /// The parts of the index at `path`, written by an earlier run (none when there is no
     /// such file, or a line is not one of ours).
@@ -24,31 +24,13 @@ package struct SearchIndex {
                 }), urlStart - 1 > numberEnd, line[urlStart - 1] == comma
             else { continue }
             let url = String(decoding: line[(urlStart + 1)..<(line.endIndex - 2)], as: UTF8.self)
-            parts[url] = String(decoding: line[(numberEnd + 1)..<(urlStart - 1)], as: UTF8.self)
+            parts[url] = Array(line[(numberEnd + 1)..<(urlStart - 1)])
         }
     }
 
-    /// A page's part: its sections as a JSON array of `[id, title, text]` (on one line:
-    /// JSON escapes line breaks).
-    static func part(of sections: [PageFacts.SearchSection]) -> String {
-        var json = ByteBuffer()
-        json.write("[" as StaticString)
-        for (index, section) in sections.enumerated() {
-            json.write(index == 0 ? "[" : ",[")
-            JSONEmitter.quote(section.id, into: &json)
-            json.write("," as StaticString)
-            JSONEmitter.quote(section.title, into: &json)
-            json.write("," as StaticString)
-            JSONEmitter.quote(section.text, into: &json)
-            json.write("]" as StaticString)
-        }
-        json.write("]" as StaticString)
-        return String(decoding: json.finish(), as: UTF8.self)
-    }
-
-    /// Sets the part of the page at `url`.
-    mutating func set(_ part: String, for url: String) {
-        parts[url] = part
+    /// Sets the part of the page at `url` (empty: no section).
+    mutating func set(_ part: [UInt8], for url: String) {
+        parts[url] = part.isEmpty ? Array("[]".utf8) : part
     }
 
     /// `search.js` for `navigation`.
@@ -73,12 +55,13 @@ package struct SearchIndex {
     }
 }
 
-/// A page's sections for the site search, collected as the page is written: each
-/// section's title and the text of its body's HTML (tags dropped, character references
-/// decoded, each run of white space one space). The text of closed sections and blocks is
-/// in the HTML too. One page is written by one thread.
+/// A page's part of the site search's index, collected as the page is written: each
+/// section's id, title and the text of its body's HTML (tags dropped, character references
+/// decoded, each run of white space one space), as a JSON array of `[id, title, text]` (on
+/// one line: JSON escapes line breaks). The text of closed sections and blocks is in the
+/// HTML too. One page is written by one thread.
 package final class SearchText: @unchecked Sendable {
-    private var sections: [PageFacts.SearchSection] = []
+    private var json = ByteBuffer()
     private var current: (id: String, title: String)?
     private var text: [UInt8] = []
     /// Whether a space is owed before the next character.
@@ -136,17 +119,29 @@ package final class SearchText: @unchecked Sendable {
 
     private static let commentEnd = Array("-->".utf8)
 
+    /// Ends the current section: its entry, unless it is the text before the first
+    /// section (id `""`) and there is none.
     private func end() {
-        if let current { sections.append(PageFacts.SearchSection(id: current.id, title: current.title, text: String(decoding: text, as: UTF8.self))) }
+        if let current, !(current.id.isEmpty && text.isEmpty) {
+            json.write(json.isEmpty ? "[[" : ",[")
+            JSONEmitter.quote(current.id, into: &json)
+            json.write("," as StaticString)
+            JSONEmitter.quote(current.title, into: &json)
+            json.write("," as StaticString)
+            text.withUnsafeBufferPointer { JSONEmitter.quote($0, into: &json) }  // (UTF-8: cut from the page's HTML at tags)
+            json.write("]" as StaticString)
+        }
         current = nil
         text.removeAll(keepingCapacity: true)
         space = false
     }
 
-    /// The page's sections; the text before the first section only when there is some.
-    func finish() -> [PageFacts.SearchSection] {
+    /// The page's part of the index.
+    func finish() -> [UInt8] {
         end()
-        if let first = sections.first, first.id.isEmpty, first.text.isEmpty { sections.removeFirst() }
-        return sections
+        var done = ByteBuffer()
+        swap(&done, &json)
+        done.write(done.isEmpty ? "[]" : "]")
+        return done.finish()
     }
 }

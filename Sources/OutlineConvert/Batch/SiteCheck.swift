@@ -5,8 +5,8 @@
 #endif
 
 /// What a docs site needs to know of one page: its ids and its local links (for the link
-/// check), its front matter `order:` (for the navigation) and its sections' text (for the
-/// search). Kept in the build record (the sections' text in the search index's cache:
+/// check), its front matter `order:` (for the navigation) and its part of the search index.
+/// Kept in the build record (the search part in the search index's own file:
 /// `SearchIndex`), so that a page skipped as unchanged counts too.
 package struct PageFacts: Sendable, Equatable {
     /// The ids of the page's sections.
@@ -15,24 +15,17 @@ package struct PageFacts: Sendable, Equatable {
     package var links: [LinkFact]
     /// Front matter `order:`, when it is a number.
     package var order: Double?
-    /// The page's sections as the site search finds them: the text before the first
-    /// section (id `""`), then each section, its title and its own text (without its
-    /// subsections'), in document order.
-    package var sections: [SearchSection] = []
-
-    /// One section for the site search.
-    package struct SearchSection: Sendable, Equatable {
-        package let id: String
-        package let title: String
-        package let text: String
-    }
+    /// The page's part of the site search's index (`SearchText`): its sections as a JSON
+    /// array of `[id, title, text]` in UTF-8, made as the page is written (on its worker);
+    /// empty when not known.
+    package var search: [UInt8] = []
 
     /// The facts of a page.
-    package init(ids: [String], links: [LinkFact], order: Double? = nil, sections: [SearchSection] = []) {
+    package init(ids: [String], links: [LinkFact], order: Double? = nil, search: [UInt8] = []) {
         self.ids = ids
         self.links = links
         self.order = order
-        self.sections = sections
+        self.search = search
     }
 
     // MARK: - In the build record: one field, parts separated by control characters

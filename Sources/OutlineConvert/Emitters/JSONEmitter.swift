@@ -150,7 +150,8 @@ struct JSONEmitter: OutlineWriter {
         text.withUTF8 { quote($0, into: &json) }
     }
 
-    private static func quote(_ bytes: UnsafeBufferPointer<UInt8>, into json: inout ByteBuffer) {
+    /// `quote` for UTF-8 bytes.
+    static func quote(_ bytes: UnsafeBufferPointer<UInt8>, into json: inout ByteBuffer) {
         json.write("\"" as StaticString)
         do {
             var runStart = 0

@@ -170,7 +170,7 @@ public struct Converter: Sendable {
             ids += Self.htmlIDs(in: output)
             facts = PageFacts(
                 ids: ids, links: site.links.facts, order: outline.attributes["order"].flatMap { Double($0.trimmed) },
-                sections: site.search?.finish() ?? [])
+                search: site.search?.finish() ?? [])
         }
         return Conversion(bytes: output, warnings: document.warnings + warnings, title: title, facts: facts)
     }
