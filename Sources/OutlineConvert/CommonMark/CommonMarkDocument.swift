@@ -374,9 +374,15 @@ final class CommonMarkDocument {
         for case let node? in blockNodes[range] {
             guard let rendered = cmark_render_html(node, options) else { continue }
             defer { memory.pointee.free(rendered) }  // (from the tree's allocator)
-            let bytes = UnsafeRawBufferPointer(start: rendered, count: strlen(rendered))
-            html.write(bytes)
-            text?.append(html: bytes.assumingMemoryBound(to: UInt8.self))
+            let bytes = UnsafeRawBufferPointer(start: rendered, count: strlen(rendered)).assumingMemoryBound(to: UInt8.self)
+            // mkdocs' attribute lists (`{ .md-button }` after a link) are Markdown as people write it.
+            if flavor == .gitHub, let applied = AttributeLists.apply(bytes) {
+                html.write(applied)
+                applied.withUnsafeBufferPointer { text?.append(html: $0) }
+            } else {
+                html.write(UnsafeRawBufferPointer(bytes))
+                text?.append(html: bytes)
+            }
         }
     }
 

@@ -1,0 +1,186 @@
+/// Attribute lists on links and images, as mkdocs pages write them (Python-Markdown's
+/// `attr_list`): `[Install](install.md){ .md-button }`, `![Logo](logo.png){ width="200" }`,
+/// and mkdocs-autorefs' anchors `[](){#name}`. cmark leaves the list as text right after the
+/// element, so it is applied to the HTML cmark renders for a block: the list that follows a
+/// link's `</a>` or an image's ` />` becomes attributes of that element (an empty link to
+/// nowhere with an id becomes the anchor `<a id="name"></a>`). Text in braces that is not a
+/// list (any token but `#id`, `.class` and `key=value`) stays text. Attributes that would
+/// run script or change where the element points (`on…`, `href`, `src`, `srcset`, `style`,
+/// …) are dropped; the others' values are escaped.
+enum AttributeLists {
+    /// `html`, one block as cmark rendered it, with its attribute lists applied; nil when it
+    /// has none.
+    static func apply(_ html: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        guard html.firstIndex(ofByte: UInt8(ascii: "{")) != nil else { return nil }
+        var out: [UInt8] = []
+        var copied = 0  // (html[..<copied] is in `out`)
+        var index = 0
+        while let open = html.firstIndex(ofByte: UInt8(ascii: "{"), from: index) {
+            index = open + 1
+            let isLink = ends(html, at: open, with: "</a>")
+            guard isLink || ends(html, at: open, with: " />"),
+                let close = listEnd(in: html, after: open),
+                let list = parse(html[(open + 1)..<close]),
+                let tagStart = openingTag(isLink ? "<a " : "<img ", in: html, before: open - (isLink ? 4 : 3), stop: isLink ? "</a>" : "<"),
+                tagStart >= copied
+            else { continue }
+            // The element's opening tag ends at `tagEnd` (its `>`, or the image's ` />`).
+            let tagEnd = isLink ? html.firstIndex(ofByte: UInt8(ascii: ">"), from: tagStart) ?? open : open - 3
+            out += html[copied..<tagStart]
+            if isLink, tagEnd + 1 == open - 4, Array(html[tagStart..<tagEnd]) == Array("<a href=\"\"".utf8),
+                list.contains(where: { $0.name == "id" })
+            {
+                out += "<a".utf8  // (an empty link to nowhere: an anchor)
+                out += attributes(list)
+                out += "></a>".utf8
+            } else {
+                out += html[tagStart..<tagEnd]
+                out += attributes(list)
+                out += html[tagEnd..<open]
+            }
+            copied = close + 1
+            index = close + 1
+        }
+        guard copied > 0 else { return nil }
+        out += html[copied...]
+        return out
+    }
+
+    /// The attributes to add: the list's, but those that run script or point elsewhere.
+    private static func attributes(_ list: [(name: String, value: String)]) -> [UInt8] {
+        var id: String?
+        var classes: [String] = []
+        var others: [(String, String)] = []
+        for (name, value) in list {
+            switch name {
+            case "id": id = value
+            case "class": classes.append(value)
+            default:
+                let lowered = name.lowercased()
+                guard !lowered.hasPrefix("on"), !refused.contains(lowered) else { continue }
+                others.append((name, value))
+            }
+        }
+        var bytes = ByteBuffer()
+        for (name, value) in (id.map { [("id", $0)] } ?? []) + (classes.isEmpty ? [] : [("class", classes.joined(separator: " "))]) + others {
+            bytes.write(" " + name + "=\"")
+            bytes.write(escaping: value)
+            bytes.write("\"" as StaticString)
+        }
+        return bytes.finish()
+    }
+
+    /// Attributes an attribute list may not set: where the element points, its style, and
+    /// what would be script.
+    private static let refused: Set<String> = ["href", "src", "srcset", "style", "action", "formaction", "xlink:href", "srcdoc"]
+
+    /// The list between braces (as cmark escaped it: `&quot;` for `"`), as Python-Markdown
+    /// reads it: an optional `:`, then tokens `#id`, `.class`, `key=value`, `key="value"`
+    /// or `key='value'`, separated by spaces; nil if anything else is there (Python-Markdown
+    /// also takes a bare word as an attribute: here it keeps the braces as text).
+    static func parse(_ escaped: Slice<UnsafeBufferPointer<UInt8>>) -> [(name: String, value: String)]? {
+        var text = Substring(unescaped(escaped))
+        if text.first == ":" { text.removeFirst() }
+        var list: [(name: String, value: String)] = []
+        while true {
+            text = text.drop(while: { $0 == " " || $0 == "\t" })
+            guard let first = text.first else { break }
+            if first == "#" || first == "." {
+                // (As Python-Markdown reads them: anything but a space, `=` or `}`, such as `3.x`.)
+                let name = text.dropFirst().prefix(while: { !$0.isWhitespace && $0 != "=" })
+                guard !name.isEmpty else { return nil }
+                list.append((first == "#" ? "id" : "class", String(name)))
+                text = text.dropFirst(name.count + 1)
+                continue
+            }
+            let key = text.prefix(while: { isNameCharacter($0) || $0 == ":" })
+            guard !key.isEmpty, key.first?.isLetter == true, text.dropFirst(key.count).first == "=" else { return nil }
+            text = text.dropFirst(key.count + 1)
+            let value: Substring
+            if let quote = text.first, quote == "\"" || quote == "'" {
+                guard let end = text.dropFirst().firstIndex(of: quote) else { return nil }
+                value = text[text.index(after: text.startIndex)..<end]
+                text = text[text.index(after: end)...]
+            } else {
+                value = text.prefix(while: { !$0.isWhitespace })
+                guard !value.isEmpty else { return nil }
+                text = text.dropFirst(value.count)
+            }
+            list.append((String(key), String(value)))
+        }
+        return list.isEmpty ? nil : list
+    }
+
+    private static func isNameCharacter(_ character: Character) -> Bool {
+        character.isLetter || character.isNumber || character == "-" || character == "_"
+    }
+
+    /// The text of escaped HTML: the references cmark writes (`&quot;`, `&amp;`, `&lt;`, `&gt;`) read back.
+    private static func unescaped(_ escaped: Slice<UnsafeBufferPointer<UInt8>>) -> String {
+        String(decoding: escaped, as: UTF8.self).replacingReferences()
+    }
+
+    private static func ends(_ html: UnsafeBufferPointer<UInt8>, at index: Int, with suffix: StaticString) -> Bool {
+        let count = suffix.utf8CodeUnitCount
+        guard index >= count else { return false }
+        return suffix.withUTF8Buffer { Array(html[(index - count)..<index]) == Array($0) }
+    }
+
+    /// The `}` that ends the list opened at `open`: before the line or the text ends (the
+    /// next tag). (So each byte is looked at once, whatever the number of braces.)
+    private static func listEnd(in html: UnsafeBufferPointer<UInt8>, after open: Int) -> Int? {
+        var index = open + 1
+        while index < html.count {
+            switch html[index] {
+            case UInt8(ascii: "}"): return index
+            case UInt8(ascii: "<"), .lineFeed: return nil
+            default: index += 1
+            }
+        }
+        return nil
+    }
+
+    /// Where `tag` starts, looking back from `end`; nil when `stop` comes first (an image's
+    /// tag is the nearest `<`; a link's is after the link before it).
+    private static func openingTag(_ tag: StaticString, in html: UnsafeBufferPointer<UInt8>, before end: Int, stop: StaticString) -> Int? {
+        func starts(_ text: StaticString, at index: Int) -> Bool {
+            text.withUTF8Buffer { text in
+                index + text.count <= html.count && (0..<text.count).allSatisfy { html[index + $0] == text[$0] }
+            }
+        }
+        var index = end - 1
+        while index >= 0 {
+            if html[index] == UInt8(ascii: "<") {
+                if starts(tag, at: index) { return index }
+                if starts(stop, at: index) { return nil }
+            }
+            index -= 1
+        }
+        return nil
+    }
+}
+
+extension String {
+    /// With the four references cmark's HTML escaping writes read back.
+    fileprivate func replacingReferences() -> String {
+        guard contains("&") else { return self }
+        var result = ""
+        var rest = self[...]
+        while let amp = rest.firstIndex(of: "&") {
+            result += rest[..<amp]
+            rest = rest[amp...]
+            var matched = false
+            for (reference, character) in [("&quot;", "\""), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">")] where rest.hasPrefix(reference) {
+                result += character
+                rest = rest.dropFirst(reference.count)
+                matched = true
+                break
+            }
+            if !matched {
+                result += "&"
+                rest = rest.dropFirst()
+            }
+        }
+        return result + rest
+    }
+}
