@@ -136,12 +136,12 @@ package final class SearchText: @unchecked Sendable {
         space = false
     }
 
-    /// The page's part of the index.
+    /// The page's part of the index; empty when it has no section (`SearchIndex.set`).
     func finish() -> [UInt8] {
         end()
         var done = ByteBuffer()
         swap(&done, &json)
-        done.write(done.isEmpty ? "[]" : "]")
+        if !done.isEmpty { done.write("]" as StaticString) }
         return done.finish()
     }
 }

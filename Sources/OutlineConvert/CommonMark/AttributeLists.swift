@@ -17,8 +17,8 @@ enum AttributeLists {
         var index = 0
         while let open = html.firstIndex(ofByte: UInt8(ascii: "{"), from: index) {
             index = open + 1
-            let isLink = ends(html, at: open, with: "</a>")
-            guard isLink || ends(html, at: open, with: " />"),
+            let isLink = matches("</a>", in: html, at: open - 4)
+            guard isLink || matches(" />", in: html, at: open - 3),
                 let close = listEnd(in: html, after: open),
                 let list = parse(html[(open + 1)..<close]),
                 let tagStart = openingTag(isLink ? "<a " : "<img ", in: html, before: open - (isLink ? 4 : 3), stop: isLink ? "</a>" : "<"),
@@ -27,7 +27,7 @@ enum AttributeLists {
             // The element's opening tag ends at `tagEnd` (its `>`, or the image's ` />`).
             let tagEnd = isLink ? html.firstIndex(ofByte: UInt8(ascii: ">"), from: tagStart) ?? open : open - 3
             out += html[copied..<tagStart]
-            if isLink, tagEnd + 1 == open - 4, Array(html[tagStart..<tagEnd]) == Array("<a href=\"\"".utf8),
+            if isLink, tagEnd + 1 == open - 4, tagEnd - tagStart == 10, matches("<a href=\"\"", in: html, at: tagStart),
                 list.contains(where: { $0.name == "id" })
             {
                 out += "<a".utf8  // (an empty link to nowhere: an anchor)
@@ -78,7 +78,7 @@ enum AttributeLists {
     /// reads it: an optional `:`, then tokens `#id`, `.class`, `key=value`, `key="value"`
     /// or `key='value'`, separated by spaces; nil if anything else is there (Python-Markdown
     /// also takes a bare word as an attribute: here it keeps the braces as text).
-    static func parse(_ escaped: Slice<UnsafeBufferPointer<UInt8>>) -> [(name: String, value: String)]? {
+    private static func parse(_ escaped: Slice<UnsafeBufferPointer<UInt8>>) -> [(name: String, value: String)]? {
         var text = Substring(unescaped(escaped))
         if text.first == ":" { text.removeFirst() }
         var list: [(name: String, value: String)] = []
@@ -115,15 +115,28 @@ enum AttributeLists {
         character.isLetter || character.isNumber || character == "-" || character == "_"
     }
 
-    /// The text of escaped HTML: the references cmark writes (`&quot;`, `&amp;`, `&lt;`, `&gt;`) read back.
+    /// The text of escaped HTML, its character references decoded (`CharacterReference`).
     private static func unescaped(_ escaped: Slice<UnsafeBufferPointer<UInt8>>) -> String {
-        String(decoding: escaped, as: UTF8.self).replacingReferences()
+        let bytes = ArraySlice(escaped)
+        var text: [UInt8] = []
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            if bytes[index] == UInt8(ascii: "&"), let (length, decoded) = CharacterReference.decode(bytes[index...]) {
+                text += decoded.utf8
+                index += length
+            } else {
+                text.append(bytes[index])
+                index += 1
+            }
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
-    private static func ends(_ html: UnsafeBufferPointer<UInt8>, at index: Int, with suffix: StaticString) -> Bool {
-        let count = suffix.utf8CodeUnitCount
-        guard index >= count else { return false }
-        return suffix.withUTF8Buffer { Array(html[(index - count)..<index]) == Array($0) }
+    /// Whether `html` holds `text` at `index`.
+    private static func matches(_ text: StaticString, in html: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
+        text.withUTF8Buffer { text in
+            index >= 0 && index + text.count <= html.count && (0..<text.count).allSatisfy { html[index + $0] == text[$0] }
+        }
     }
 
     /// The `}` that ends the list opened at `open`: before the line or the text ends (the
@@ -143,44 +156,14 @@ enum AttributeLists {
     /// Where `tag` starts, looking back from `end`; nil when `stop` comes first (an image's
     /// tag is the nearest `<`; a link's is after the link before it).
     private static func openingTag(_ tag: StaticString, in html: UnsafeBufferPointer<UInt8>, before end: Int, stop: StaticString) -> Int? {
-        func starts(_ text: StaticString, at index: Int) -> Bool {
-            text.withUTF8Buffer { text in
-                index + text.count <= html.count && (0..<text.count).allSatisfy { html[index + $0] == text[$0] }
-            }
-        }
         var index = end - 1
         while index >= 0 {
             if html[index] == UInt8(ascii: "<") {
-                if starts(tag, at: index) { return index }
-                if starts(stop, at: index) { return nil }
+                if matches(tag, in: html, at: index) { return index }
+                if matches(stop, in: html, at: index) { return nil }
             }
             index -= 1
         }
         return nil
-    }
-}
-
-extension String {
-    /// With the four references cmark's HTML escaping writes read back.
-    fileprivate func replacingReferences() -> String {
-        guard contains("&") else { return self }
-        var result = ""
-        var rest = self[...]
-        while let amp = rest.firstIndex(of: "&") {
-            result += rest[..<amp]
-            rest = rest[amp...]
-            var matched = false
-            for (reference, character) in [("&quot;", "\""), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">")] where rest.hasPrefix(reference) {
-                result += character
-                rest = rest.dropFirst(reference.count)
-                matched = true
-                break
-            }
-            if !matched {
-                result += "&"
-                rest = rest.dropFirst()
-            }
-        }
-        return result + rest
     }
 }
