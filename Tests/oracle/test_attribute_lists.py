@@ -87,3 +87,10 @@ def test_many_braces_in_one_paragraph_stay_linear(line):
     # would need hours; the bound is the CPU limit, 20 s, not a timing).
     status, _, _, stderr = measure([TOOL, "-", "--unsafe", "--fragment"], line * 300_000 + b"\n")
     assert status == 0, stderr
+
+
+def test_an_attribute_the_element_has_already_is_not_written_twice():
+    page = run("-", "--fragment", input='![i](j "t"){ alt="other" title=u .c }\n').stdout
+    (tag, attributes), = Elements(page).found
+    assert attributes == {"src": "j", "alt": "i", "title": "t", "class": "c"}
+    assert page.count("alt=") == 1 and page.count("title=") == 1

@@ -34,8 +34,11 @@ enum AttributeLists {
                 out += attributes(list)
                 out += "></a>".utf8
             } else {
+                // (An attribute cmark wrote already — the image's `alt`, a title — is kept:
+                // one name twice is not HTML.)
+                let written = String(decoding: UnsafeBufferPointer(rebasing: html[tagStart..<tagEnd]), as: UTF8.self)
                 out += html[tagStart..<tagEnd]
-                out += attributes(list)
+                out += attributes(list.filter { !written.contains(" \($0.name)=\"") })
                 out += html[tagEnd..<open]
             }
             copied = close + 1
