@@ -120,19 +120,7 @@ enum AttributeLists {
 
     /// The text of escaped HTML, its character references decoded (`CharacterReference`).
     private static func unescaped(_ escaped: Slice<UnsafeBufferPointer<UInt8>>) -> String {
-        let bytes = ArraySlice(escaped)
-        var text: [UInt8] = []
-        var index = bytes.startIndex
-        while index < bytes.endIndex {
-            if bytes[index] == UInt8(ascii: "&"), let (length, decoded) = CharacterReference.decode(bytes[index...]) {
-                text += decoded.utf8
-                index += length
-            } else {
-                text.append(bytes[index])
-                index += 1
-            }
-        }
-        return String(decoding: text, as: UTF8.self)
+        CharacterReference.decodeAll(ArraySlice(escaped))
     }
 
     /// Whether `html` holds `text` at `index`.

@@ -217,18 +217,7 @@ enum OPMLText {
             withoutTags.append(bytes[index])
             index += 1
         }
-        var result: [UInt8] = []
-        index = 0
-        while index < withoutTags.count {
-            if let (length, value) = CharacterReference.decode(withoutTags[index...]) {
-                result += value.utf8
-                index += length
-            } else {
-                result.append(withoutTags[index])
-                index += 1
-            }
-        }
-        return String(decoding: result, as: UTF8.self)
+        return CharacterReference.decodeAll(withoutTags[...])
     }
 
     /// A plain title as OPML `text`, which readers take as HTML: only what would read as
