@@ -2,6 +2,7 @@
 scripts work in real bash, zsh and fish, and scripts/install puts everything where each
 tool looks and takes exactly that away again."""
 import os
+import pathlib
 import re
 import shutil
 import subprocess
@@ -128,15 +129,37 @@ def wait_for(condition, seconds=30.0):
     return time.monotonic() - start
 
 
+class Watch:
+    """`outline-render … --watch` running in `folder`, its standard error going to a file so
+    that a test can wait for a message as it waits for an output (what a watch says comes
+    after what it writes: a test that stopped it as soon as an output appeared would race the
+    message)."""
+
+    def __init__(self, folder, *arguments, env=None):
+        import tempfile
+        # (Outside `folder`: a log in a watched folder would start a rebuild per line.)
+        self.log = pathlib.Path(tempfile.mkdtemp()) / "watch.log"
+        with open(self.log, "w") as log:
+            self.process = subprocess.Popen([TOOL, *arguments, "--watch"], cwd=folder, stderr=log, text=True, env=env)
+
+    def said(self, message):
+        return message in self.log.read_text()
+
+    def stop(self):
+        """Interrupts the watch as Ctrl-C does; returns everything it said."""
+        import signal
+        self.process.send_signal(signal.SIGINT)
+        self.process.wait(timeout=10)
+        return self.log.read_text()
+
+
 def test_watch_rebuilds_what_changes_until_interrupted(tmp_path):
-    import signal
     docs = tmp_path / "docs"
     docs.mkdir()
     (docs / "a.md").write_text("# A\n\ntext\n")
     (docs / "b.md").write_text("# B\n\n[a](a.md)\n")
     site = tmp_path / "site"
-    process = subprocess.Popen([TOOL, "docs", "-o", "site", "--watch"], cwd=tmp_path, stderr=subprocess.PIPE, text=True,
-                               env={**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")})
+    watch = Watch(tmp_path, "docs", "-o", "site", env={**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")})
     try:
         wait_for(lambda: (site / "a.html").exists() and (site / "b.html").exists())
         times = {}
@@ -148,47 +171,45 @@ def test_watch_rebuilds_what_changes_until_interrupted(tmp_path):
         times["rename over"] = wait_for(lambda: "A renamed over" in (site / "a.html").read_text())
         (docs / "b.md").unlink()
         times["delete"] = wait_for(lambda: not (site / "b.html").exists())
+        wait_for(lambda: watch.said("site/b.html: removed, docs/b.md is gone"))
         (docs / "new").mkdir()
         (docs / "new" / "c.md").write_text("# C\n")
         times["new folder"] = wait_for(lambda: (site / "new" / "c.html").exists() and "</html>" in (site / "new" / "c.html").read_text())
         (docs / "broken.xml").write_text("<outline><oops></outline>")  # an error: reported, the watch goes on
         (docs / "new" / "c.md").write_text("# C again\n")
         times["after an error"] = wait_for(lambda: "C again" in (site / "new" / "c.html").read_text())
+        wait_for(lambda: watch.said("docs/broken.xml:1:"))  # reported, and the watch went on
         print("\nwatch: " + ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in times.items()))
         assert sorted(str(p.relative_to(site)) for p in site.rglob("*") if p.is_file() and "outline-site" not in p.parts) \
             == ["a.html", "new/c.html"]
     finally:
-        process.send_signal(signal.SIGINT)
-        _, stderr = process.communicate(timeout=10)
-    assert process.returncode == 130
-    assert "site/b.html: removed, docs/b.md is gone" in stderr
-    assert "docs/broken.xml:1:" in stderr  # reported, and the watch went on
+        stderr = watch.stop()
+    assert watch.process.returncode == 130, stderr
+    assert "outline-render: interrupted" in stderr
     assert not [p for p in site.rglob(".*")]  # no temporary file left
 
 
 def test_watch_with_the_output_inside_the_input_does_not_feed_on_itself(tmp_path):
-    import signal, time
+    import time
     docs = tmp_path / "docs"
     docs.mkdir()
     (docs / "a.md").write_text("# A\n")
-    process = subprocess.Popen([TOOL, "docs", "-o", "docs/_site", "--watch"], cwd=tmp_path, stderr=subprocess.PIPE, text=True,
-                               env={**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")})
+    watch = Watch(tmp_path, "docs", "-o", "docs/_site", env={**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")})
     try:
         wait_for(lambda: (docs / "_site" / "a.html").exists())
         (docs / "a.md").write_text("# A2\n")
         wait_for(lambda: "A2" in (docs / "_site" / "a.html").read_text())
         time.sleep(1.0)
     finally:
-        process.send_signal(signal.SIGINT)
-        _, stderr = process.communicate(timeout=10)
+        stderr = watch.stop()
     # The first run, and one rebuild for the edit: the watch's own writes start none.
     assert stderr.count(" files: ") + stderr.count(" file: ") == 2, stderr
 
 
 def test_watch_of_one_file_next_to_its_output(tmp_path):
-    import signal, time
+    import time
     (tmp_path / "a.md").write_text("# A\n")
-    process = subprocess.Popen([TOOL, "a.md", "-o", "a.html", "--watch"], cwd=tmp_path, stderr=subprocess.PIPE, text=True)
+    watch = Watch(tmp_path, "a.md", "-o", "a.html")
     try:
         wait_for(lambda: (tmp_path / "a.html").exists())
         (tmp_path / "a.md").write_text("# B\n")
@@ -196,9 +217,9 @@ def test_watch_of_one_file_next_to_its_output(tmp_path):
         time.sleep(0.5)
         (tmp_path / "a.md").unlink()
         wait_for(lambda: not (tmp_path / "a.html").exists())
+        wait_for(lambda: watch.said("a.html: removed, a.md is gone"))
     finally:
-        process.send_signal(signal.SIGINT)
-        _, stderr = process.communicate(timeout=10)
+        stderr = watch.stop()
     # Its own output, next to it, starts no rebuild: the first run and one for the edit.
     assert stderr.count("a.md → a.html: converted") == 2, stderr
     assert "a.html: removed, a.md is gone" in stderr
