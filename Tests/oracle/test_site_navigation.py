@@ -126,6 +126,24 @@ def test_a_folder_without_an_index_is_titled_as_mkdocs_titles_it(tmp_path):
         assert f">{html.escape(dirname_to_title(name))}</" in index, name
 
 
+def test_a_page_without_a_title_is_titled_by_its_name_as_mkdocs_titles_it(tmp_path):
+    # mkdocs' Page.title turns a file name into a title by the same rule as its
+    # dirname_to_title (the oracle): in the navigation, the page's <title> and the --index page.
+    from mkdocs.utils import dirname_to_title
+    names = ["getting-started", "pageTitle", "release_notes", "faq"]
+    make(tmp_path, {f"docs/{name}.md": "Text, and no heading.\n" for name in names})
+    result = tool(tmp_path, "docs", "-o", "site", "--index")
+    assert result.returncode == 0, result.stderr
+    data = script_value(tmp_path / "site/outline-site/nav.js", "outlineSiteNavigation")
+    titles = {page[0]: page[1] for page in data["pages"]}
+    assert titles == {f"{name}.html": dirname_to_title(name) for name in names}
+    assert titles["getting-started.html"] == "Getting started"  # (the oracle is not the identity)
+    index = (tmp_path / "site/index.html").read_text()
+    for name in names:
+        assert f"<title>{dirname_to_title(name)}</title>" in (tmp_path / f"site/{name}.html").read_text()
+        assert f">{dirname_to_title(name)}</a>" in index, name
+
+
 def test_previous_and_next_follow_the_reading_order(site):
     root, _ = site
     for place, page in enumerate(ORDER):

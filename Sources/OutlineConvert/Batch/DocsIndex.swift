@@ -43,7 +43,7 @@ package enum DocsIndex {
             }
             for name in folders.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
                 let heading = String(repeating: "#", count: min(path.count + 1, 6))
-                markdown += "\n\(heading) \(DocsIndex.escaped(SiteNavigation.title(ofFolderNamed: name)))\n"
+                markdown += "\n\(heading) \(DocsIndex.escaped(Path.title(ofName: name)))\n"
                 folders[name]?.write(into: &markdown, path: path + [name])
             }
         }

@@ -202,15 +202,7 @@ package struct SiteNavigation: Sendable {
 
     /// A folder's title: its index page's, else its name as a title.
     package static func title(of folder: Folder, pages: [Page]) -> String {
-        folder.index.map { pages[$0].title } ?? title(ofFolderNamed: folder.name)
-    }
-
-    /// A folder's name as a title, as mkdocs makes it: `-` and `_` as spaces, and the first
-    /// letter a capital when the name is all lowercase (`how-to` → "How to", `API_v2` → "API v2").
-    package static func title(ofFolderNamed name: String) -> String {
-        let spaced = String(name.map { $0 == "-" || $0 == "_" ? " " : $0 })
-        guard spaced == spaced.lowercased(), let first = spaced.first else { return spaced }
-        return first.uppercased() + spaced.dropFirst()
+        folder.index.map { pages[$0].title } ?? Path.title(ofName: folder.name)
     }
 
     private static func read(_ folder: Folder, into order: inout [Int]) {

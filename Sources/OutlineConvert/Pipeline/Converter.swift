@@ -215,8 +215,9 @@ public struct Converter: Sendable {
         return ids
     }
 
-    /// The page's `<title>`: the outline's title, else its first node's, else the file name.
+    /// The page's `<title>`: the outline's title, else its first node's, else the file's
+    /// name as mkdocs titles a page by it (`getting-started.md` → "Getting started").
     private func pageTitle(_ outline: Outline, file: String) -> String {
-        outline.title ?? outline.nodes.first?.title ?? Path.deletingExtension(Path.lastComponent(file))
+        outline.title ?? outline.nodes.first?.title ?? Path.title(ofName: Path.deletingExtension(Path.lastComponent(file)))
     }
 }

@@ -35,6 +35,15 @@ package enum Path {
         return String(path[start..<end])
     }
 
+    /// A file's or folder's name as a title, as mkdocs makes one for a page without a title
+    /// or a folder without an index: `-` and `_` as spaces, and the first letter a capital
+    /// when the name is all lowercase (`how-to` → "How to", `API_v2` → "API v2").
+    package static func title(ofName name: String) -> String {
+        let spaced = String(name.map { $0 == "-" || $0 == "_" ? " " : $0 })
+        guard spaced == spaced.lowercased(), let first = spaced.first else { return spaced }
+        return first.uppercased() + spaced.dropFirst()
+    }
+
     /// The path without the extension of its last component.
     package static func deletingExtension(_ path: String) -> String {
         let ext = fileExtension(path)
