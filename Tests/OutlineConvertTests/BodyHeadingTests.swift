@@ -12,10 +12,35 @@ import Testing
 
     @Test func aQuotedOrListedHeadingHasAnIdUniqueWithTheSections() throws {
         let html = try fragment("# Setup\n\n> ## Setup\n> text\n\n- ### Step one\n  more\n\n# Step one\n")
-        #expect(html.contains("<blockquote>\n<h2 id=\"setup-1\">Setup</h2>\n<p>text</p>\n</blockquote>"))
+        // (Each with the id mkdocs gives it too, where that is another and free: `setup_1`.)
+        #expect(html.contains("<blockquote>\n<h2 id=\"setup-1\"><span id=\"setup_1\"></span>Setup</h2>\n<p>text</p>\n</blockquote>"))
         #expect(html.contains("<li>\n<h3 id=\"step-one-1\">Step one</h3>\nmore</li>"))
         // The sections keep the ids the outline gives them, even one that comes later.
         #expect(html.contains("<details id=\"setup\" open>") && html.contains("<h1 id=\"step-one\" class=\"outline-leaf\">"))
+    }
+
+    @Test func pagesCarryTheIdsMkDocsGivesWhereTheyDiffer() throws {
+        // mkdocs (Python-Markdown's toc): `a-b` for "A / B", `_1` for a title repeated. The
+        // page's own ids come first: the list heading's mkdocs id is the leaf's own here.
+        let html = try fragment("# A / B\n\n> ## A / B\n\n- ## Notes\n\n## Notes\n")
+        #expect(
+            html.contains("<details id=\"a--b\" open><summary><span class=\"outline-title outline-level-1\"><span id=\"a-b\"></span>A / B</span>"))
+        #expect(html.contains("<h2 id=\"a--b-1\"><span id=\"a-b_1\"></span>A / B</h2>"))
+        #expect(html.contains("<h2 id=\"notes-1\">Notes</h2>"))
+        #expect(html.contains("<h2 id=\"notes\" class=\"outline-leaf\"><span id=\"notes_1\"></span>Notes</h2>"))
+        // Whatever the format (an outline's page does not depend on the format it was read from).
+        let xml = try fragment("<outline><section title=\"A / B\"><item title=\"x\"/></section></outline>", file: "t.xml")
+        #expect(xml.contains("<details id=\"a--b\" open><summary><span class=\"outline-title outline-level-1\"><span id=\"a-b\"></span>A / B"))
+    }
+
+    @Test func mkdocsSlugsAsPythonMarkdownMakesThem() {
+        // Python-Markdown 3.11's toc.slugify(value, "-") on each (Tests/oracle/test_mkdocs_ids.py
+        // compares whole pages with it).
+        let expected = [
+            "Foo & Bar": "foo-bar", "  spaced  out  ": "spaced-out", "Crème brûlée": "creme-brulee", "日本語": "",
+            "Ǆungla ﬁle": "dzungla-file", "--flag": "-flag", "What's new?": "whats-new", "x_1": "x_1", "a\u{A0}b": "a-b",
+        ]
+        for (title, slug) in expected { #expect(MkDocsSlug.slug(title) == slug, "\(title)") }
     }
 
     @Test func anExplicitIdIsHonouredAndLeavesTheText() throws {

@@ -61,10 +61,11 @@ import Testing
                 "<h1 class=\"outline-heading\">s</h1>\n<details id=\"s\" open><summary><span class=\"outline-title outline-level-1\">s</span>"))
         #expect(
             html.contains(
-                "<h6 class=\"outline-heading\">s</h6>\n<details id=\"s-5\" open><summary><span class=\"outline-title outline-level-6\">s</span>"))
+                "<h6 class=\"outline-heading\">s</h6>\n<details id=\"s-5\" open><summary><span class=\"outline-title outline-level-6\"><span id=\"s_5\"></span>s</span>"
+            ))
         #expect(
             html.contains(
-                "<div role=\"heading\" aria-level=\"7\" class=\"outline-heading\">s</div>\n<details id=\"s-6\" open><summary><span class=\"outline-title outline-level-6\">s</span>"
+                "<div role=\"heading\" aria-level=\"7\" class=\"outline-heading\">s</div>\n<details id=\"s-6\" open><summary><span class=\"outline-title outline-level-6\"><span id=\"s_6\"></span>s</span>"
             ))
         #expect(html.contains("<div role=\"heading\" aria-level=\"9\" id=\"x\" class=\"outline-leaf\">x</div>"))
     }

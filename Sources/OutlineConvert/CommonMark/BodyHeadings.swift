@@ -7,10 +7,12 @@ internal import CCmark
 /// decides is its base: the `{#id}` that ends it (taken out of its text), else the slug of
 /// its text.
 struct BodyHeadings {
-    /// A heading made linkable: its level and the base of its id.
+    /// A heading made linkable: its level, the base of its id, and the title mkdocs would
+    /// slug for one (nil when the id is stated).
     struct Heading {
         let level: Int
         let base: String
+        let title: String?
     }
 
     /// By the inline node that renders the heading's tag and text.
@@ -49,7 +51,10 @@ struct BodyHeadings {
             cmark_node_insert_before(node, block)
             cmark_node_free(node)
             let explicit = markers.id.map(IdentifierAssigner.cleaned) ?? ""
-            headings[inline] = Heading(level: level, base: explicit.isEmpty ? IdentifierAssigner.slug(markers.title) : explicit)
+            headings[inline] =
+                explicit.isEmpty
+                ? Heading(level: level, base: IdentifierAssigner.slug(markers.title), title: markers.title)
+                : Heading(level: level, base: explicit, title: nil)
             var top = block
             while let parent = cmark_node_parent(top), parent != root { top = parent }
             blocks.insert(top)

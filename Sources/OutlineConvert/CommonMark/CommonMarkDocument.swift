@@ -342,7 +342,9 @@ final class CommonMarkDocument {
             for node in bodyHeadings.headings(in: block) {
                 guard let heading = bodyHeadings.headings[node] else { continue }
                 if let id = headingIds[node] {
+                    // (The same calls as the first time: the same mkdocs id.)
                     ids.reuse(id)
+                    _ = heading.title.flatMap { ids.mkdocsID(title: $0, id: id) }
                     continue
                 }
                 let id = ids.id(for: heading.base)
@@ -351,6 +353,7 @@ final class CommonMarkDocument {
                 tag.write("<h\(heading.level) id=\"")
                 tag.write(escaping: id)
                 tag.write("\">")
+                MkDocsSlug.writeAnchor(heading.title.flatMap { ids.mkdocsID(title: $0, id: id) }, into: &tag)
                 var bytes = tag.finish()
                 bytes.append(0)
                 bytes.withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { _ = cmark_node_set_on_enter(node, $0.baseAddress) } }

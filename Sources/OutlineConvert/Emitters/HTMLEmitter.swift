@@ -121,16 +121,18 @@ private struct Page {
             let level = depth + offset
             let titleLinks = TitleLinks(node, unsafe: options.unsafe)
             bodies.searchText?.begin(id: node.id, title: node.title)
+            let mkdocsID = bodies.headingIds.mkdocsID(of: node)
             guard node.isCollapsible else {
-                heading(node.title, level: level, idOf: node, links: titleLinks, className: "outline-leaf", into: &html)
+                heading(node.title, level: level, ids: (node.id, mkdocsID), links: titleLinks, className: "outline-leaf", into: &html)
                 continue
             }
             // (The hidden heading holds no link: a link there would take focus unseen.)
-            heading(node.title, level: level, idOf: nil, links: .none, className: "outline-heading", into: &html)
+            heading(node.title, level: level, ids: nil, links: .none, className: "outline-heading", into: &html)
             let title = node.title
             let open = !node.isCollapsed
             let accordionGroup = options.accordion ? group : nil
-            Self.summary(id: node.id, title: title, links: titleLinks, level: level, open: open, group: accordionGroup, into: &html)
+            Self.summary(
+                ids: (node.id, mkdocsID), title: title, links: titleLinks, level: level, open: open, group: accordionGroup, into: &html)
             bodies.appendHTML(node.body, at: here, line: node.line, unsafe: options.unsafe, links: links, to: &html)
             write(
                 node.children, depth: depth + 1, offset: offset, group: options.accordion ? node.id : "", position: &position,
@@ -139,11 +141,13 @@ private struct Page {
         }
     }
 
-    /// A collapsible node's `<details>` start tag and its `<summary>`.
+    /// A collapsible node's `<details>` start tag and its `<summary>`; `ids` are the node's
+    /// and the one mkdocs would give it, if another.
     private static func summary(
-        id: String, title: String, links: TitleLinks, level: Int, open: Bool, group: String?,
+        ids: (id: String, mkdocs: String?), title: String, links: TitleLinks, level: Int, open: Bool, group: String?,
         into html: inout ByteBuffer
     ) {
+        let id = ids.id
         html.write("<details id=\"" as StaticString)
         html.write(escaping: id)
         html.write("\"" as StaticString)
@@ -156,6 +160,7 @@ private struct Page {
         html.write("><summary><span class=\"outline-title outline-level-" as StaticString)
         html.append(UInt8(ascii: "0") + UInt8(min(level, 6)))
         html.write("\">" as StaticString)
+        MkDocsSlug.writeAnchor(ids.mkdocs, into: &html)
         writeTitle(title, links: links, into: &html)
         html.write("</span><a class=\"outline-permalink\" href=\"#" as StaticString)
         html.write(escaping: id)
@@ -181,9 +186,11 @@ private struct Page {
         }
     }
 
-    /// `<hN>` up to h6, then `<div role="heading" aria-level="N">`.
+    /// `<hN>` up to h6, then `<div role="heading" aria-level="N">`; with `ids`, the node's,
+    /// and the one mkdocs would give it, if another.
     private func heading(
-        _ title: String, level: Int, idOf node: OutlineNode?, links: TitleLinks, className: StaticString, into html: inout ByteBuffer
+        _ title: String, level: Int, ids: (id: String, mkdocs: String?)?, links: TitleLinks, className: StaticString,
+        into html: inout ByteBuffer
     ) {
         if level <= 6 {
             html.write("<h" as StaticString)
@@ -191,14 +198,15 @@ private struct Page {
         } else {
             html.write("<div role=\"heading\" aria-level=\"\(level)\"")
         }
-        if let node {
+        if let ids {
             html.write(" id=\"" as StaticString)
-            html.write(escaping: node.id)
+            html.write(escaping: ids.id)
             html.write("\"" as StaticString)
         }
         html.write(" class=\"" as StaticString)
         html.write(className)
         html.write("\">" as StaticString)
+        MkDocsSlug.writeAnchor(ids?.mkdocs, into: &html)
         Self.writeTitle(title, links: links, into: &html)
         if level <= 6 {
             html.write("</h" as StaticString)

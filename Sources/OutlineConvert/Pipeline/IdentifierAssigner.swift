@@ -134,28 +134,62 @@ struct IdentifierAssigner {
 
 /// The ids of the headings that bodies hold (inside a block quote, a list item, a block),
 /// given as a page is written: an explicit `{#id}` if free, else the slug of the heading's
-/// text, unique among the page's section ids and the headings given before.
+/// text, unique among the page's section ids and the headings given before. And beside
+/// each section's and heading's id, the one mkdocs would give it (see `MkDocsSlug`).
 final class PageHeadingIdentifiers {
     private var used: Set<String> = []
     private var nextSuffix: [String: Int] = [:]
-    /// Every id given, in order.
-    private(set) var given: [String] = []
+    /// The ids mkdocs gives the page's headings.
+    private var mkdocs = MkDocsSlug()
+    /// The section ids that are not slugs of their titles (stated in the source).
+    private var stated: Set<String> = []
 
     init(_ outline: Outline? = nil) {
-        outline?.forEachNode { used.insert($0.id) }
+        outline?.forEachNode { node in
+            used.insert(node.id)
+            if !Self.isSlug(node.id, of: node.title) {
+                stated.insert(node.id)
+                mkdocs.reserve(node.id)
+            }
+        }
     }
 
     /// The id of a heading whose explicit id, else slug, is `base`.
     func id(for base: String) -> String {
-        let id = used.insert(base).inserted ? base : IdentifierAssigner.firstFree(base, from: &nextSuffix[base, default: 1], in: &used)
-        given.append(id)
-        return id
+        used.insert(base).inserted ? base : IdentifierAssigner.firstFree(base, from: &nextSuffix[base, default: 1], in: &used)
     }
 
     /// An id given to a heading when the same body was written before.
     func reuse(_ id: String) {
         used.insert(id)
-        given.append(id)
+    }
+
+    /// The id mkdocs gives the section `node` (the next heading of the page), when it is
+    /// not its own and no other element of the page has it; nil otherwise.
+    func mkdocsID(of node: OutlineNode) -> String? {
+        stated.contains(node.id) ? nil : mkdocsID(title: node.title, id: node.id)
+    }
+
+    /// The id mkdocs gives the next heading of the page, titled `title`, when it is not its
+    /// own `id` and no other element of the page has it; nil otherwise. (A heading whose id
+    /// is stated in the source has it in mkdocs too: it is not asked for.)
+    func mkdocsID(title: String, id: String) -> String? {
+        let theirs = mkdocs.id(for: title)
+        guard theirs != id, used.insert(theirs).inserted else { return nil }
+        return theirs
+    }
+
+    /// Whether `id` is what `IdentifierAssigner` makes of `title`: its slug, or the slug
+    /// with a `-n` suffix.
+    private static func isSlug(_ id: String, of title: String) -> Bool {
+        IdentifierAssigner.withSlug(of: title) { slug in
+            let id = id.utf8
+            guard id.count >= slug.count, id.starts(with: slug) else { return false }
+            let rest = id.dropFirst(slug.count)
+            return rest.isEmpty
+                || (rest.count > 1 && rest.first == UInt8(ascii: "-")
+                    && rest.dropFirst().allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+        }
     }
 }
 
