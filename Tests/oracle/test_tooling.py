@@ -2,7 +2,6 @@
 scripts work in real bash, zsh and fish, and scripts/install puts everything where each
 tool looks and takes exactly that away again."""
 import os
-import pathlib
 import re
 import shutil
 import subprocess
@@ -136,9 +135,9 @@ class Watch:
     message)."""
 
     def __init__(self, folder, *arguments, env=None):
-        import tempfile
-        # (Outside `folder`: a log in a watched folder would start a rebuild per line.)
-        self.log = pathlib.Path(tempfile.mkdtemp()) / "watch.log"
+        # (Beside `folder`, not in it: a log in a watched folder would start a rebuild per
+        # line. pytest's own folder, so pytest removes it.)
+        self.log = folder.parent / f"{folder.name}-watch.log"
         with open(self.log, "w") as log:
             self.process = subprocess.Popen([TOOL, *arguments, "--watch"], cwd=folder, stderr=log, text=True, env=env)
 
