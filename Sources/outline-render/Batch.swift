@@ -14,24 +14,21 @@ struct Batch {
     let reporter: Reporter
     let temporaries: TemporaryFiles
 
-    func run() -> Int32 { runReturningJobs().status }
-
-    /// Runs the batch; also says which jobs it had (for `--watch`, to remove the outputs
-    /// of inputs that are gone).
-    func runReturningJobs() -> (status: Int32, jobs: [BatchJob]) {
-        // The last run's record is read while the jobs are planned.
-        let reading =
-            parsed.noCache
-            ? nil
-            : BuildRecord.cacheFile(outputDirectory: outputDirectory, cacheDirectory: parsed.cacheDirectory).map(BuildRecord.Reading.init)
+    /// Runs the batch; returns the exit status.
+    func run() -> Int32 {
+        let cacheFile = parsed.noCache ? nil : BuildRecord.cacheFile(outputDirectory: outputDirectory, cacheDirectory: parsed.cacheDirectory)
+        // The last run's record is read while the jobs are planned. `--check` compares every
+        // output's bytes, whatever the record says.
+        let reading = parsed.check ? nil : cacheFile.map(BuildRecord.Reading.init)
         let plan: BatchPlan
         do {
             plan = try BatchPlan(inputs: parsed.inputs, outputDirectory: outputDirectory, format: options.to)
         } catch {
             printError("Error: \(error)")
-            return (2, [])
+            return 2
         }
         for skipped in plan.skipped { reporter.note("\(skipped.path): skipped: \(skipped.reason)") }
+        plan.warnings.forEach(reporter.warning)
         plan.failures.forEach(reporter.error)
         if !parsed.check {
             TemporaryFiles.removeStale(inFoldersOf: plan.jobs.map(\.output))
@@ -56,36 +53,93 @@ struct Batch {
         }
         let runner = BatchRunner(
             converter: Converter(options: options), workers: parsed.jobs ?? max(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 1),
-            check: parsed.check, temporaries: temporaries, record: record, protected: plan.inputIdentities, site: site)
+            check: parsed.check, temporaries: temporaries, record: record, protected: plan.inputIdentities, site: site,
+            outputDirectory: outputDirectory)
         let tally = Tally(keepsPages: parsed.index || site != nil, failed: plan.failures.count)
         let total = plan.jobs.count
         let reporter = reporter
+        // In a site, the link check runs once every page is read, before any is written: an
+        // asset that would land on a page or on a file the site makes stops the run.
+        var linkCheck: (warnings: [Diagnostic], assets: [(source: String, output: String)]) = ([], [])
+        var conflicts: [String] = []
         let navigation = runner.run(
             plan.jobs,
             started: { index, job in
                 reporter.progress(index + 1, of: total, job.input)
+            },
+            beforeWriting: { pages, _ in
+                guard let site else { return true }
+                linkCheck = SiteCheck.run(pages, links: site.links)
+                conflicts = site.conflicts(of: linkCheck.assets, pages: plan.jobs)
+                return conflicts.isEmpty
             },
             report: { result in
                 tally.add(result)
                 Self.report(result, reporter: reporter)
             })
         reporter.clearProgress()
+        guard conflicts.isEmpty else {
+            printError("Error: " + conflicts.map(Quote.oneLine).joined(separator: "\n"))
+            return 2
+        }
+        var made = plan.jobs.map(\.output)
 
         // (When no page converted, there is no site to navigate or search.)
         if let site, let navigation, !tally.pages.isEmpty {
             navigation.warnings.forEach(reporter.warning)
-            checkLinksAndCopyAssets(tally.pages, runner: runner, tally: tally)
+            linkCheck.warnings.forEach(reporter.warning)
+            for asset in linkCheck.assets {
+                let outcome = runner.copy(asset.source, to: asset.output)
+                tally.addAsset(outcome)
+                reporter.outcome(outcome, input: asset.source, output: asset.output)
+                made.append(asset.output)
+            }
             var results = site.sharedFiles(navigation: navigation).map { runner.write($0.bytes, to: $0.path) }
             results.append(runner.writeSearchIndex(of: site, navigation: navigation, pages: tally.pages))
             for result in results {
                 tally.add(result, countsAsPage: false)
                 Self.report(result, reporter: reporter)
+                made.append(result.job.output)
             }
         }
-        if parsed.index { writeIndex(tally.pages, runner: runner, tally: tally) }
+        if parsed.index, let index = writeIndex(tally.pages, runner: runner, tally: tally) { made.append(index) }
         if !parsed.check { record?.save(temporaries: temporaries) }
+        removeStale(
+            list: cacheFile.map(OutputList.init(recordFile:)), made: made,
+            complete: plan.failures.isEmpty && parsed.inputs.allSatisfy { FileIdentity(path: $0) != nil }, tally: tally)
         reporter.summary(tally.summary(check: parsed.check, skipped: plan.skipped.count))
-        return (tally.failed + tally.stale + tally.missing + reporter.promoted > 0 ? 1 : 0, plan.jobs)
+        return tally.failed + tally.stale + tally.missing + reporter.promoted > 0 ? 1 : 0
+    }
+
+    /// Removes what an earlier run wrote into the output folder and this one did not (its
+    /// source is gone), or with `--check` reports it as stale: what the list kept beside
+    /// the build record names, and in a site every page that carries outline-render's
+    /// generator mark (so that a fresh clone, or `--no-cache`, which keeps no list, finds
+    /// them too). `complete` is false when part of the tree could not be read, and then
+    /// nothing is removed.
+    private func removeStale(list: OutputList?, made: [String], complete: Bool, tally: Tally) {
+        let current = OutputList.relatives(made, below: outputDirectory)
+        let kept = Set(current.map(PathKey.init))
+        let previous = list?.read() ?? []
+        var candidates = previous
+        if options.to == .html && parsed.inputs.allSatisfy(isDirectory) { candidates += OutputList.ownPages(in: outputDirectory) }
+        var seen: Set<PathKey> = []
+        let gone = OutputList.present(
+            candidates.filter { !kept.contains(PathKey($0)) && seen.insert(PathKey($0)).inserted }, in: outputDirectory)
+        if parsed.check {
+            for relative in gone {
+                reporter.error(file: Path.join(outputDirectory, relative), "stale: no input makes it any more; a build removes it")
+                tally.addStale()
+            }
+            return
+        }
+        let left = complete ? OutputList.remove(gone, from: outputDirectory) : gone
+        for relative in gone where complete && !left.contains(relative) {
+            reporter.summary("\(Quote.oneLine(Path.join(outputDirectory, relative))): removed, no input makes it any more")
+        }
+        if complete && !gone.isEmpty { tally.addRemoved(gone.count - left.count) }
+        guard let list, !(previous.isEmpty && current.isEmpty) else { return }
+        list.save(current + left, temporaries: temporaries)
     }
 
     /// This program's own file (size and time): a rebuilt outline-render may write other bytes.
@@ -100,25 +154,16 @@ struct Batch {
         reporter.outcome(result.outcome, input: result.job.input, output: result.job.output)
     }
 
-    /// The link check of a docs site, then its assets copied (or with `--check`, compared).
-    private func checkLinksAndCopyAssets(_ pages: [BatchResult], runner: BatchRunner, tally: Tally) {
-        let (warnings, assets) = SiteCheck.run(pages.compactMap { page in page.facts.map { (page.job, $0) } })
-        warnings.forEach(reporter.warning)
-        for asset in assets {
-            let outcome = runner.copy(asset.source, to: asset.output)
-            tally.addAsset(outcome)
-            reporter.outcome(outcome, input: asset.source, output: asset.output)
-        }
-    }
-
-    /// `index.html` in the output folder, unless the tree makes one itself.
-    private func writeIndex(_ pages: [BatchResult], runner: BatchRunner, tally: Tally) {
+    /// `index.html` in the output folder, unless the tree makes one itself; returns its path
+    /// when it made one.
+    private func writeIndex(_ pages: [BatchResult], runner: BatchRunner, tally: Tally) -> String? {
         guard let result = runner.index(of: pages, outputDirectory: outputDirectory) else {
             reporter.note("\(outputDirectory)/index.html: made by the tree itself; no index written")
-            return
+            return nil
         }
         tally.add(result, countsAsPage: false)
         Self.report(result, reporter: reporter)
+        return result.job.output
     }
 }
 
@@ -129,6 +174,8 @@ private final class Tally: @unchecked Sendable {
     private var files = 0
     /// Assets copied (or with `--check`, up to date) and those that failed or are stale.
     private var assetsCopied = 0, assetsUnchanged = 0
+    /// Outputs of earlier runs removed (their source is gone).
+    private var removed = 0
     private var converted: [BatchResult] = []
     /// Only a docs index needs the converted pages' titles.
     private let keepsPages: Bool
@@ -158,6 +205,12 @@ private final class Tally: @unchecked Sendable {
         }
     }
 
+    /// `--check`: an output that no input makes any more.
+    func addStale() { lock.withLock { stale += 1 } }
+
+    /// Outputs removed because no input makes them any more.
+    func addRemoved(_ count: Int) { lock.withLock { removed += count } }
+
     /// Counts a copied asset; a failed or stale one counts like a page's.
     func addAsset(_ outcome: BatchOutcome) {
         lock.withLock {
@@ -177,6 +230,7 @@ private final class Tally: @unchecked Sendable {
                 ? ["\(upToDate) up to date", "\(stale) stale", "\(missing) missing", "\(failed) failed"]
                 : ["\(written) written", "\(unchanged) unchanged", "\(failed) failed"]
             if skipped > 0 { parts.append("\(skipped) skipped") }
+            if removed > 0 { parts.append("\(removed) removed") }
             if assetsCopied + assetsUnchanged > 0 {
                 parts.append(
                     check

@@ -85,13 +85,13 @@ struct CLI {
                 return usageError("'--index' writes an HTML page; it needs HTML output")
             }
             let batch = Batch(parsed: parsed, options: options, outputDirectory: output, reporter: reporter, temporaries: temporaries)
-            if parsed.watch { watch(batch, output: output, reporter: reporter) }
+            if parsed.watch { return watch(batch, output: output, reporter: reporter) }
             return max(batch.run(), undecodableFailed)
         }
         if parsed.index { return usageError("'--index' is for folders and several inputs") }
         guard let input = parsed.inputs.first else { return undecodableFailed }
         if parsed.watch, let output = parsed.output {
-            watch(input, to: output, options: options, parsed: parsed, reporter: reporter, temporaries: temporaries)
+            return watch(input, to: output, options: options, parsed: parsed, reporter: reporter, temporaries: temporaries)
         }
         return convertOne(
             input, to: parsed.output, options: options, parsed: parsed, reporter: reporter, temporaries: temporaries, beforeExit: true)
@@ -177,30 +177,34 @@ struct CLI {
     // MARK: - Watch
 
     /// `--watch` with a folder or several inputs: the batch again on every change (its
-    /// build record skips what did not change), and the outputs of inputs that are gone
-    /// removed. Runs until a signal ends the process (which removes temporary files).
-    private func watch(_ batch: Batch, output: String, reporter: Reporter) -> Never {
+    /// build record skips what did not change, and it removes the outputs of inputs that
+    /// are gone). Runs until a signal ends the process (which removes temporary files); an
+    /// input that is missing at the start ends it at once (status 1).
+    private func watch(_ batch: Batch, output: String, reporter: Reporter) -> Int32 {
+        if let missing = batch.parsed.inputs.first(where: { FileIdentity(path: $0) == nil }) {
+            reporter.error(.io(path: missing, "cannot read: there is no such file or folder; nothing to watch"))
+            return 1
+        }
         let roots = batch.parsed.inputs.map { isDirectory($0) ? $0 : Path.parent($0) }
         let watcher = FolderWatcher(roots: roots, excluding: output)
         watcher.start()
-        var jobs = batch.runReturningJobs().jobs
+        _ = batch.run()
         reporter.summary("watching \(roots.map(Quote.oneLine).joined(separator: ", ")); Ctrl-C to stop")
         while true {
             watcher.waitForChange()
-            let now = batch.runReturningJobs().jobs
-            let kept = Set(now.map(\.output))
-            for job in jobs where !kept.contains(job.output) && unlink(job.output) == 0 {
-                reporter.summary("\(Quote.oneLine(job.output)): removed, \(Quote.oneLine(job.input)) is gone")
-            }
-            jobs = now
+            _ = batch.run()
         }
     }
 
     /// `--watch` with one file: converted again on every change; its output removed when
-    /// it is deleted.
+    /// it is deleted. A file missing at the start ends it at once (status 1).
     private func watch(
         _ input: String, to output: String, options: ConversionOptions, parsed: Arguments, reporter: Reporter, temporaries: TemporaryFiles
-    ) -> Never {
+    ) -> Int32 {
+        guard FileIdentity(path: input) != nil else {
+            reporter.error(.io(path: input, "cannot read: there is no such file or folder; nothing to watch"))
+            return 1
+        }
         // (The output may sit next to the input: its own changes do not count.)
         let watcher = FolderWatcher(roots: [Path.parent(input)], excluding: nil, ignoring: [Path.lastComponent(output)])
         watcher.start()

@@ -16,6 +16,14 @@ final class FolderWatcher {
     private let ignoredNames: Set<String>
     #if canImport(Glibc)
         private var descriptor: Int32 = -1
+        /// The watches of the folders below the roots.
+        private var folderWatches: Set<Int32> = []
+        /// The watches of the roots' parents, each with the roots' names in it: a root that is
+        /// deleted and made again (a checkout, `rm -r` and a copy) is seen and watched again.
+        private var parentWatches: [Int32: Set<String>] = [:]
+        /// Whether a folder made since the last look was watched only now: what was written
+        /// in it before counts as a change.
+        private var watchedLate = false
     #endif
     private var snapshot: [String: String] = [:]
 
@@ -48,7 +56,8 @@ final class FolderWatcher {
         #if canImport(Glibc)
             if startInotify() {
                 var events = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-                var relevant = false
+                var relevant = watchedLate
+                watchedLate = false
                 while !relevant {
                     while poll(&events, 1, -1) <= 0 {}
                     relevant = drain()
@@ -74,12 +83,21 @@ final class FolderWatcher {
         /// is still queued when the rebuild ends), watching every folder now below the roots:
         /// watching a folder again is a no-op, and new folders are added before each wait.
         private func startInotify() -> Bool {
-            if descriptor < 0 { descriptor = inotify_init1(Int32(IN_CLOEXEC)) }
+            let first = descriptor < 0
+            if first { descriptor = inotify_init1(Int32(IN_CLOEXEC)) }
             guard descriptor >= 0 else { return false }
             let mask = UInt32(
                 IN_CREATE | IN_DELETE | IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_ATTRIB
                     | IN_DELETE_SELF | IN_MOVE_SELF)
-            for folder in Self.folders(roots, excluding: excluded) { _ = inotify_add_watch(descriptor, folder, mask) }
+            for folder in Self.folders(roots, excluding: excluded) {
+                let watch = inotify_add_watch(descriptor, folder, mask)
+                if watch >= 0, folderWatches.insert(watch).inserted, !first { watchedLate = true }
+            }
+            for root in roots {
+                // (IN_MASK_ADD: the parent may be watched as a folder already, with more.)
+                let watch = inotify_add_watch(descriptor, Path.parent(root), UInt32(IN_CREATE | IN_MOVED_TO | IN_MASK_ADD))
+                if watch >= 0 { parentWatches[watch, default: []].insert(Path.lastComponent(root)) }
+            }
             return true
         }
 
@@ -93,10 +111,16 @@ final class FolderWatcher {
             var offset = 0
             let header = MemoryLayout<inotify_event>.size
             while offset + header <= count {
+                let watch = buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: Int32.self) }
                 let length = buffer.withUnsafeBytes { Int($0.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self)) }
                 let nameBytes = buffer[(offset + header)..<min(offset + header + length, count)].prefix { $0 != 0 }
                 let name = String(decoding: nameBytes, as: UTF8.self)
-                if name.isEmpty || (!ignoredNames.contains(name) && !name.hasSuffix(".outline-render-tmp")) { relevant = true }
+                if !folderWatches.contains(watch), let names = parentWatches[watch] {
+                    // (Only a root's own name counts in its parent.)
+                    if names.contains(name) { relevant = true }
+                } else if name.isEmpty || (!ignoredNames.contains(name) && !name.hasSuffix(".outline-render-tmp")) {
+                    relevant = true
+                }
                 offset += header + length
             }
             return relevant

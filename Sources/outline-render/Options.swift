@@ -143,6 +143,15 @@ extension Arguments {
             else {
                 throw UsageError(message: "--site-url takes an http:// or https:// address, such as https://example.org/docs/; got '\($1)'")
             }
+            // Page paths are appended to it: a query or fragment would end up before them, and
+            // user info would publish a password in every page.
+            let authority = $1.drop { $0 != "/" }.dropFirst(2).prefix { $0 != "/" }
+            guard !$1.contains("?"), !$1.contains("#"), !authority.contains("@") else {
+                throw UsageError(
+                    message:
+                        "--site-url takes the site's address without a query (?), fragment (#) or user (@), such as https://example.org/docs/; got '\($1)'"
+                )
+            }
             $0.conversion.siteURL = $1
         },
         Option(

@@ -37,6 +37,8 @@ package struct BatchPlan: Sendable {
     package private(set) var skipped: [(path: String, reason: String)] = []
     /// What could not be looked at: each fails the run (and `--check`).
     package private(set) var failures: [ConversionError] = []
+    /// Symbolic links not followed because they lead outside their folder.
+    package private(set) var warnings: [Diagnostic] = []
     /// Every input, by identity: no output may ever be written over one.
     package private(set) var inputIdentities: Set<FileIdentity> = []
 
@@ -53,9 +55,10 @@ package struct BatchPlan: Sendable {
             var info = stat()
             if stat(input, &info) == 0, FileKind(mode: info.st_mode).unreadableKind == "a directory" {
                 var walker = TreeWalker(outputRoot: outputRoot)
-                walker.walk(input, relative: "")
+                walker.walk(input)
                 skipped += walker.skipped
                 failures += walker.failures
+                warnings += walker.warnings
                 let readmes = format == .html ? Self.indexReadmes(walker.files.map(\.relative)) : []
                 for file in walker.files {
                     let output =
@@ -71,34 +74,40 @@ package struct BatchPlan: Sendable {
                 if let identity = FileIdentity(path: input) { inputIdentities.insert(identity) }
             }
         }
-        try checkConflicts(sharedFolder: format == .html ? Path.join(outputRoot, DocsSite.sharedFolder) : nil)
+        try checkConflicts(outputRoot: outputRoot, sharedFolder: format == .html ? Path.join(outputRoot, DocsSite.sharedFolder) : nil)
     }
 
     /// Outputs are compared by where they really land (symbolic links resolved) and with
     /// inputs by file identity, so no spelling of a path (`..`, a link, a hard link) can
-    /// make an output overwrite an input or another output.
+    /// make an output overwrite an input or another output, and none is written outside
+    /// `outputRoot` (resolved) through a symbolic link in the output folder.
     /// In a docs site, `sharedFolder` (resolved) holds the site's own files: no page may be
     /// written there.
-    private func checkConflicts(sharedFolder: String?) throws {
-        var byOutput: [String: String] = [:]
+    private func checkConflicts(outputRoot: String, sharedFolder: String?) throws {
+        var byOutput: [PathKey: String] = [:]
         var problems: [String] = []
-        var folders: [String: String] = [:]  // each output folder resolved once
+        var folders: [PathKey: String] = [:]  // each output folder resolved once
         let lookup = FileStatusLookup()
         for job in jobs {
             // An output is replaced by a rename, which replaces a final symbolic link rather
             // than following it: where it lands is its folder, resolved, plus its name.
             let parent = Path.parent(job.output)
-            let folder = folders[parent] ?? Self.resolved(parent)
-            folders[parent] = folder
+            let folder = folders[PathKey(parent)] ?? Self.resolved(parent)
+            folders[PathKey(parent)] = folder
             let name = Path.lastComponent(job.output)
             let key = Path.join(folder, name)
-            if let sharedFolder, key.hasPrefix(sharedFolder + "/") {
+            if !Path.isWithin(folder, outputRoot) {
+                problems.append(
+                    "\(job.input) would write \(job.output), which a symbolic link in the output folder leads to \(key), outside it; remove the link")
+                continue
+            }
+            if let sharedFolder, Path.isWithin(key, sharedFolder) {
                 problems.append("\(job.input) would write \(job.output), in the folder of the site's own navigation and search files")
             }
-            if let other = byOutput[key] {
+            if let other = byOutput[PathKey(key)] {
                 problems.append("\(other) and \(job.input) would both write \(job.output)")
             } else {
-                byOutput[key] = job.input
+                byOutput[PathKey(key)] = job.input
             }
             if let info = lookup.status(of: name, in: parent), inputIdentities.contains(FileIdentity(info)) {
                 problems.append("\(job.output) is an input (or another name for one); it would be overwritten")
@@ -175,26 +184,39 @@ package struct BatchPlan: Sendable {
     }
 }
 
-/// Walks a folder in name order (by bytes), following symbolic links only where they
-/// cannot loop. Names are read as bytes, so one that is not UTF-8 is seen and reported.
+/// Walks a folder in name order (by bytes). A symbolic link is followed only when its
+/// target lies inside the folder walked (docs/safety.md) and cannot loop; one that leads
+/// outside is a warning, and nothing of its target is read. Names are read as bytes, so one
+/// that is not UTF-8 is seen and reported. Each folder's real path is its parent's plus its
+/// name (only a link is resolved), so the cost of a walk grows with the files, not with
+/// the depth of the folders.
 private struct TreeWalker {
     let outputRoot: String
     var files: [(path: String, relative: String, identity: FileIdentity)] = []
     var skipped: [(path: String, reason: String)] = []
     var failures: [ConversionError] = []
+    var warnings: [Diagnostic] = []
     /// Real paths of the folders walked so far.
-    private var visited: Set<String> = []
+    private var visited: Set<PathKey> = []
     private let lookup = FileStatusLookup()
+    /// The real path of the folder the walk started from.
+    private var rootReal = ""
+    private var rootName = ""
 
     init(outputRoot: String) { self.outputRoot = outputRoot }
 
-    mutating func walk(_ directory: String, relative: String) {
-        let real = BatchPlan.resolved(directory)
-        guard !visited.contains(real) else {
+    /// Walks the folder `root`.
+    mutating func walk(_ root: String) {
+        rootReal = BatchPlan.resolved(root)
+        rootName = root
+        walk(root, relative: "", real: rootReal)
+    }
+
+    private mutating func walk(_ directory: String, relative: String, real: String) {
+        guard visited.insert(PathKey(real)).inserted else {
             skipped.append((directory, "already converted through another path (a symbolic link loop or alias)"))
             return
         }
-        visited.insert(real)
         let names: [[UInt8]]
         do {
             names = try Files.entries(of: directory)
@@ -216,21 +238,36 @@ private struct TreeWalker {
             }
             let path = Path.join(directory, name)
             let relativePath = relative.isEmpty ? name : relative + "/" + name
-            guard let info = lookup.status(of: name, in: directory) else {
-                var link = stat()
-                if lstat(path, &link) == 0 {
-                    skipped.append((path, "a broken symbolic link"))
-                } else {
-                    failures.append(.io(path: path, "cannot be looked at: \(String(cString: strerror(errno)))"))
-                }
+            guard var info = lookup.status(of: name, in: directory, following: false) else {
+                failures.append(.io(path: path, "cannot be looked at: \(String(cString: strerror(errno)))"))
                 continue
+            }
+            var entryReal = Path.join(real, name)
+            if info.st_mode & S_IFMT == S_IFLNK {
+                guard let target = Self.realPath(path), let followed = lookup.status(of: name, in: directory) else {
+                    skipped.append((path, "a broken symbolic link"))
+                    continue
+                }
+                let kind = FileKind(mode: followed.st_mode)
+                let wanted = kind.unreadableKind == "a directory" || InputFormat(pathExtension: Path.fileExtension(path)) != nil
+                guard Path.isWithin(target, rootReal) else {
+                    if wanted {
+                        warnings.append(
+                            Diagnostic(
+                                SourceLocation(file: path),
+                                "a symbolic link to \(Quote.oneLine(target)), outside \(Quote.oneLine(rootName)); not followed, nothing of it is published"
+                            ))
+                    }
+                    continue
+                }
+                (info, entryReal) = (followed, target)
             }
             switch FileKind(mode: info.st_mode) {
             case .directory:
-                if BatchPlan.resolved(path) == outputRoot {
+                if Path.same(entryReal, outputRoot) {
                     skipped.append((path, "the output folder"))
                 } else {
-                    walk(path, relative: relativePath)
+                    walk(path, relative: relativePath, real: entryReal)
                 }
             case .regular:
                 if let reason = Self.reasonToSkip(path) {
@@ -244,6 +281,13 @@ private struct TreeWalker {
                 }
             }
         }
+    }
+
+    /// The real path of `path` (every symbolic link resolved); nil when it leads nowhere.
+    static func realPath(_ path: String) -> String? {
+        guard let real = realpath(path, nil) else { return nil }
+        defer { free(real) }
+        return String(cString: real)
     }
 
     /// Nil for a file to convert; files of other types are left alone without a word. A

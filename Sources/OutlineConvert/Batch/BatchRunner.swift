@@ -56,17 +56,20 @@ package struct BatchRunner: Sendable {
     /// written (if it has one).
     package let site: DocsSite?
     /// The output folders made (or found) so far: each is made once, not once per file.
-    private let folders = KnownFolders()
+    private let folders: KnownFolders
     /// In a docs site: the pages converted, until every page is read.
     private let waiting: WaitingPages
 
     /// A runner; `record`, when given, lets unchanged jobs be skipped; `site` makes the
     /// pages a docs site, whose converted pages are held in memory up to `pageMemory`
     /// bytes in all while they wait for the rest to be read (beyond it, in temporary files).
+    /// Every file is written inside `outputDirectory`, when given, never through a
+    /// symbolic link that leads out of it.
     package init(
         converter: Converter, workers: Int, check: Bool, temporaries: TemporaryFiles, record: BuildRecord? = nil,
-        protected: Set<FileIdentity> = [], site: DocsSite? = nil, pageMemory: Int = 256 << 20
+        protected: Set<FileIdentity> = [], site: DocsSite? = nil, pageMemory: Int = 256 << 20, outputDirectory: String? = nil
     ) {
+        folders = KnownFolders(root: (outputDirectory ?? site?.outputDirectory).map(BatchPlan.resolved))
         // (`check` writes nothing, not even a temporary file.)
         waiting = WaitingPages(budget: check ? .max : pageMemory, temporaries: temporaries)
         self.converter = converter
@@ -79,10 +82,14 @@ package struct BatchRunner: Sendable {
     }
 
     /// Runs `jobs`; `started` is told of each job as a worker takes it (for progress). In a
-    /// docs site, returns its navigation (made once every page has been read).
+    /// docs site, returns its navigation (made once every page has been read), unless
+    /// `beforeWriting`, shown every page that read well with its facts and the navigation
+    /// before any page is written, says no: then nothing is written (the pages waiting
+    /// and the folders made for them are removed) and the result is nil.
     @discardableResult
     package func run(
         _ jobs: [BatchJob], started: @escaping @Sendable (Int, BatchJob) -> Void = { _, _ in },
+        beforeWriting: ([(job: BatchJob, facts: PageFacts)], SiteNavigation) -> Bool = { _, _ in true },
         report: @escaping @Sendable (BatchResult) -> Void
     ) -> SiteNavigation? {
         guard let site else {
@@ -94,25 +101,68 @@ package struct BatchRunner: Sendable {
         }
         // A site's pages link to their neighbours in reading order, which depends on every
         // page's title: every page is read and converted first, and written once all are.
-        let drafts = Drafts(jobs)
+        let drafts = Slots<Draft>(
+            jobs.map { .done(BatchResult(job: $0, outcome: .failed(.io(path: $0.input, "was not read")), warnings: [], title: nil)) })
         let read: @Sendable (Int, FileStatusLookup) -> BatchResult? = { index, lookup in
             started(index, jobs[index])
             drafts[index] = draft(jobs[index], site: site, lookup: lookup)
             return nil
         }
         runInOrder(jobs, report: { _ in }, read)
-        let pages = (0..<jobs.count).map { drafts[$0] }
-        let navigation = site.navigation(of: jobs, drafts: pages)
+        var pages = (0..<jobs.count).map { drafts[$0] }
+        var navigation = site.navigation(of: jobs, drafts: pages)
+        let facts = zip(jobs, pages).compactMap { job, draft in draft.result.facts.map { (job: job, facts: $0) } }
+        guard beforeWriting(facts, navigation) else {
+            for case .converted(_, _, let page?) in pages { _ = try? waiting.take(page) }
+            folders.removeMade()
+            return nil
+        }
         // When every page is as it was and so is the navigation (its key is recorded with the
         // search index), every page's pager is the one it was written with.
         let asBefore =
             pages.allSatisfy { if case .unchanged = $0 { true } else { false } }
             && record?.unchanged(Self.searchIndexEntry(of: site), status: "", input: Array(navigation.key.utf8), lookup: FileStatusLookup()) != nil
-        runInOrder(jobs, report: report) { index, lookup in
-            let draft = drafts[index]
-            let pager: String
-            if asBefore, case .unchanged(_, let recorded) = draft { pager = recorded } else { pager = navigation.pager(for: jobs[index].output) }
-            return finish(jobs[index], draft: draft, pager: pager, site: site, lookup: lookup)
+        let written = Slots<BatchResult?>(Array(repeating: nil, count: jobs.count))
+        var toWrite = Array(jobs.indices)
+        var firstRound = true
+        // A page that cannot be written is in no navigation: its neighbours are written again
+        // without it (rare: a page that converted is written unless the disk refuses it).
+        // Results are reported as the first round writes them; of a later round, failures.
+        while !toWrite.isEmpty {
+            let (round, drafts) = (toWrite, pages)
+            let pagers = round.map { index -> String in
+                if asBefore, case .unchanged(_, let recorded) = pages[index] { return recorded }
+                return navigation.pager(for: jobs[index].output)
+            }
+            let onlyFailures = !firstRound
+            let reportNow: @Sendable (BatchResult) -> Void = { result in
+                if case .failed = result.outcome { report(result) } else if !onlyFailures { report(result) }
+            }
+            runInOrder(round.map { jobs[$0] }, report: reportNow) { position, lookup in
+                let index = round[position]
+                let result = finish(jobs[index], draft: drafts[index], pager: pagers[position], site: site, lookup: lookup)
+                written[index] = result
+                return result
+            }
+            firstRound = false
+            var failed = false
+            for index in round {
+                if let result = written[index], case .failed = result.outcome, pages[index].result.title != nil {
+                    pages[index] = .done(result)
+                    failed = true
+                }
+            }
+            guard failed else { break }
+            let before = navigation
+            navigation = site.navigation(of: jobs, drafts: pages)
+            toWrite = jobs.indices.filter { index in
+                guard pages[index].result.title != nil else { return false }
+                if case .done = pages[index] { return false }
+                return before.pager(for: jobs[index].output) != navigation.pager(for: jobs[index].output)
+            }
+            for index in toWrite {
+                if case .converted = pages[index] { pages[index] = draft(jobs[index], site: site, lookup: FileStatusLookup(), trusted: false) }
+            }
         }
         return navigation
     }
@@ -324,7 +374,7 @@ package struct BatchRunner: Sendable {
         do {
             let bytes = try Files.read(source, limit: 1 << 30)
             if !check { try folders.make(Path.parent(output)) }
-            return try Self.deliver(bytes, to: output, check: check, temporaries: temporaries, protected: protected)
+            return try Self.deliver(bytes, to: output, check: check, temporaries: temporaries, protected: protected, replacingLinks: true)
         } catch let error as ConversionError {
             return .failed(error)
         } catch {
@@ -334,14 +384,16 @@ package struct BatchRunner: Sendable {
 
     /// Puts `content` at `output`: written only when it differs, or with `check` only
     /// compared (`.upToDate` or `.stale`). The one place a single file and a batch job end.
+    /// (`replacingLinks`: see `Files.write`.)
     package static func deliver(
-        _ content: [UInt8], to output: String, check: Bool, temporaries: TemporaryFiles, protected: Set<FileIdentity>
+        _ content: [UInt8], to output: String, check: Bool, temporaries: TemporaryFiles, protected: Set<FileIdentity>,
+        replacingLinks: Bool = false
     ) throws -> BatchOutcome {
         if check {
             let current = try? Files.read(output, limit: content.count)
             return current == content ? .upToDate : .stale(missing: FileIdentity(path: output) == nil)
         }
-        let outcome = try Files.write(content, to: output, temporaries: temporaries, protected: protected)
+        let outcome = try Files.write(content, to: output, temporaries: temporaries, protected: protected, replacingLinks: replacingLinks)
         return outcome == .written ? .written : .unchanged
     }
 
@@ -350,7 +402,7 @@ package struct BatchRunner: Sendable {
             let conversion = try conversion()
             if !check { try folders.make(Path.parent(job.output)) }
             let outcome = try Self.deliver(
-                conversion.bytes, to: job.output, check: check, temporaries: temporaries, protected: protected)
+                conversion.bytes, to: job.output, check: check, temporaries: temporaries, protected: protected, replacingLinks: true)
             return BatchResult(job: job, outcome: outcome, warnings: conversion.warnings, title: conversion.title, facts: conversion.facts)
         } catch let error as ConversionError {
             return BatchResult(job: job, outcome: .failed(error), warnings: [], title: nil)
@@ -360,32 +412,60 @@ package struct BatchRunner: Sendable {
     }
 }
 
-/// The drafts of a site's pages, filled in by the workers (each starts as a failure, until
-/// its job is read).
-private final class Drafts: @unchecked Sendable {
+/// Values filled in by the workers, one slot each (a site's drafts, then its results).
+private final class Slots<Element: Sendable>: @unchecked Sendable {
     private let lock = Lock()
-    private var drafts: [BatchRunner.Draft]
+    private var values: [Element]
 
-    init(_ jobs: [BatchJob]) {
-        drafts = jobs.map { .done(BatchResult(job: $0, outcome: .failed(.io(path: $0.input, "was not read")), warnings: [], title: nil)) }
-    }
+    init(_ values: [Element]) { self.values = values }
 
-    subscript(index: Int) -> BatchRunner.Draft {
-        get { lock.withLock { drafts[index] } }
-        set { lock.withLock { drafts[index] = newValue } }
+    subscript(index: Int) -> Element {
+        get { lock.withLock { values[index] } }
+        set { lock.withLock { values[index] = newValue } }
     }
 }
 
-/// The folders a run has made or found, so that each is made once.
+/// The folders a run has made or found, so that each is made once, and never one that a
+/// symbolic link in the output folder leads out of it (docs/safety.md).
 private final class KnownFolders: @unchecked Sendable {
     private let lock = Lock()
-    private var known: Set<String> = []
+    private var known: Set<PathKey> = []
+    /// The output folder, resolved (nil: a run of single files, whose outputs the user named).
+    private let root: String?
 
-    /// Makes `folder` and its parents unless that was done already.
+    init(root: String?) { self.root = root }
+
+    /// Makes `folder` and its parents unless that was done already; refuses one whose real
+    /// place is outside the output folder.
     func make(_ folder: String) throws {
-        guard !lock.withLock({ known.contains(folder) }) else { return }
+        guard !lock.withLock({ known.contains(PathKey(folder)) }) else { return }
+        if let root {
+            let real = BatchPlan.resolved(folder)
+            guard Path.isWithin(real, root) else {
+                throw ConversionError.io(
+                    path: folder, "a symbolic link in the output folder leads to \(Quote.oneLine(real)), outside it; nothing is written there")
+            }
+        }
+        var missing: [String] = []
+        var info = stat()
+        var probe = folder
+        while lstat(probe, &info) != 0, errno == ENOENT, Path.parent(probe) != probe {
+            missing.append(probe)
+            probe = Path.parent(probe)
+        }
         try Files.makeFolder(folder)
-        lock.withLock { _ = known.insert(folder) }
+        lock.withLock {
+            known.insert(PathKey(folder))
+            made += missing
+        }
+    }
+
+    /// The folders `make` created (not those it found): the deepest first, for removal.
+    private var made: [String] = []
+
+    /// Removes the folders `make` created, if empty (a run stopped before writing).
+    func removeMade() {
+        for folder in lock.withLock({ made }).sorted(by: { $0.utf8.count > $1.utf8.count }) { rmdir(folder) }
     }
 }
 

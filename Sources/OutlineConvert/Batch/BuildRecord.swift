@@ -41,6 +41,7 @@ package final class BuildRecord: @unchecked Sendable {
     }
 
     fileprivate struct Entry {
+        var input: String
         var inputHash: String
         /// The input's status when it was read ("" when too recent to trust).
         var inputStatus: String
@@ -56,8 +57,8 @@ package final class BuildRecord: @unchecked Sendable {
 
     private let path: String
     private let key: String
-    private let previous: [String: Entry]
-    private var current: [String: Entry] = [:]
+    private let previous: [PathKey: Entry]
+    private var current: [PathKey: Entry] = [:]
     /// Whether an entry was added or replaced since loading.
     private var changed = false
     private let lock = Lock()
@@ -84,7 +85,7 @@ package final class BuildRecord: @unchecked Sendable {
     package final class Reading: @unchecked Sendable {
         // (Unchecked: `read` is written before `done` is left and read only after it is waited on.)
         let path: String
-        private var read: (header: ArraySlice<UInt8>, entries: [String: Entry])?
+        private var read: (header: ArraySlice<UInt8>, entries: [PathKey: Entry])?
         private let done = DispatchGroup()
 
         /// Starts reading the record at `path`.
@@ -98,7 +99,7 @@ package final class BuildRecord: @unchecked Sendable {
         }
 
         /// Its entries, once read, if it was made with `key`.
-        fileprivate func entries(key: String) -> [String: Entry] {
+        fileprivate func entries(key: String) -> [PathKey: Entry] {
             done.wait()
             guard let read, read.header.elementsEqual((BuildRecord.header + BuildRecord.escaped(key)).utf8) else { return [:] }
             return read.entries
@@ -112,14 +113,14 @@ package final class BuildRecord: @unchecked Sendable {
     func unchanged(
         _ job: BatchJob, status: String, input: [UInt8]? = nil, lookup: FileStatusLookup
     ) -> (title: String, facts: PageFacts?, warnings: [Diagnostic], pager: String)? {
-        guard let entry = previous[job.input], entry.output == job.output,
+        guard let entry = previous[PathKey(job.input)], Path.same(entry.output, job.output),
             input.map({ entry.inputHash == Self.hash($0) }) ?? (!status.isEmpty && status == entry.inputStatus),
             let (size, modified) = Self.status(job.output, lookup: lookup), size == entry.outputSize, modified == entry.outputModified
         else { return nil }
         var kept = entry
         kept.inputStatus = status  // (now old enough to be trusted, perhaps)
         lock.withLock {
-            current[job.input] = kept
+            current[PathKey(job.input)] = kept
             if status != entry.inputStatus { changed = true }
         }
         return (
@@ -131,7 +132,8 @@ package final class BuildRecord: @unchecked Sendable {
     /// Whether `job`'s output is as the last run left it (its size and modification time
     /// as recorded), whatever its input.
     func isAsLeft(_ job: BatchJob, lookup: FileStatusLookup) -> Bool {
-        guard let entry = previous[job.input], entry.output == job.output, let (size, modified) = Self.status(job.output, lookup: lookup)
+        guard let entry = previous[PathKey(job.input)], Path.same(entry.output, job.output),
+            let (size, modified) = Self.status(job.output, lookup: lookup)
         else { return false }
         return size == entry.outputSize && modified == entry.outputModified
     }
@@ -154,10 +156,10 @@ package final class BuildRecord: @unchecked Sendable {
     ) {
         guard let (size, modified) = Self.status(job.output, lookup: lookup) else { return }
         let entry = Entry(
-            inputHash: inputHash, inputStatus: status, output: job.output, outputSize: size, outputModified: modified,
+            input: job.input, inputHash: inputHash, inputStatus: status, output: job.output, outputSize: size, outputModified: modified,
             title: title, facts: facts?.encoded ?? "", warnings: Self.encoded(warnings), pager: pager)
         lock.withLock {
-            current[job.input] = entry
+            current[PathKey(job.input)] = entry
             changed = true
         }
     }
@@ -167,8 +169,8 @@ package final class BuildRecord: @unchecked Sendable {
         let (entries, needed) = lock.withLock { (current, changed || current.count != previous.count) }
         guard needed else { return }
         var text = Self.header + Self.escaped(key) + "\n"
-        for input in entries.keys.sorted() {
-            guard let entry = entries[input] else { continue }
+        for entry in entries.values.sorted(by: { $0.input.utf8.lexicographicallyPrecedes($1.input.utf8) }) {
+            let input = entry.input
             text +=
                 [
                     Self.escaped(input), entry.inputHash, entry.inputStatus, Self.escaped(entry.output), String(entry.outputSize),
@@ -185,10 +187,10 @@ package final class BuildRecord: @unchecked Sendable {
     private static let header = "outline-render build record 4\t"
 
     /// The header line and the entries; nil when a line is not an entry.
-    private static func parse(_ bytes: [UInt8]) -> (header: ArraySlice<UInt8>, entries: [String: Entry])? {
+    private static func parse(_ bytes: [UInt8]) -> (header: ArraySlice<UInt8>, entries: [PathKey: Entry])? {
         let lines = bytes.split(separator: 10)
         guard let first = lines.first else { return nil }
-        var entries: [String: Entry] = [:]
+        var entries: [PathKey: Entry] = [:]
         entries.reserveCapacity(lines.count - 1)
         var fields: [String] = []
         fields.reserveCapacity(10)
@@ -196,8 +198,8 @@ package final class BuildRecord: @unchecked Sendable {
             fields.removeAll(keepingCapacity: true)
             for field in line.split(separator: 9, omittingEmptySubsequences: false) { fields.append(unescaped(field)) }
             guard fields.count == 10, let size = Int64(fields[4]), let modified = Int64(fields[5]) else { return nil }
-            entries[fields[0]] = Entry(
-                inputHash: fields[1], inputStatus: fields[2], output: fields[3], outputSize: size, outputModified: modified,
+            entries[PathKey(fields[0])] = Entry(
+                input: fields[0], inputHash: fields[1], inputStatus: fields[2], output: fields[3], outputSize: size, outputModified: modified,
                 title: fields[6], facts: fields[7], warnings: fields[8], pager: fields[9])
         }
         return (first, entries)

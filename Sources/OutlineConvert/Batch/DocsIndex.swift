@@ -25,14 +25,16 @@ package enum DocsIndex {
 
     private struct Folder {
         var pages: [(title: String, file: String)] = []
-        var folders: [String: Folder] = [:]
+        /// (By the name's bytes: two folders whose names differ only in Unicode normalization
+        /// are two folders.)
+        var folders: [PathKey: (name: String, folder: Folder)] = [:]
 
         mutating func insert(path: [String], title: String) {
             guard path.count > 1, let first = path.first else {
                 pages.append((title, path.last ?? ""))
                 return
             }
-            folders[first, default: Folder()].insert(path: Array(path.dropFirst()), title: title)
+            folders[PathKey(first), default: (first, Folder())].folder.insert(path: Array(path.dropFirst()), title: title)
         }
 
         func write(into markdown: inout String, path: [String]) {
@@ -41,10 +43,10 @@ package enum DocsIndex {
                 let link = (path + [page.file]).map(DocsIndex.percentEncoded).joined(separator: "/")
                 markdown += "- [\(DocsIndex.escaped(page.title))](\(link))\n"
             }
-            for name in folders.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+            for (name, folder) in folders.values.sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }) {
                 let heading = String(repeating: "#", count: min(path.count + 1, 6))
                 markdown += "\n\(heading) \(DocsIndex.escaped(Path.title(ofName: name)))\n"
-                folders[name]?.write(into: &markdown, path: path + [name])
+                folder.write(into: &markdown, path: path + [name])
             }
         }
     }

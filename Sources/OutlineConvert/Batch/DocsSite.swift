@@ -81,6 +81,34 @@ package struct DocsSite: Sendable {
         return SiteNavigation(sources, outputDirectory: outputDirectory, summaries: summaries)
     }
 
+    /// The files this site makes itself at its root, whatever its options: no asset may be
+    /// copied over one (nor into `outline-site/`).
+    package static let ownFiles = ["sitemap.xml", "404.html"]
+
+    /// Why `assets` (source, output) cannot be copied: one whose output is a page's (of
+    /// `jobs`), a file the site makes, or another asset's. Empty when all can.
+    package func conflicts(of assets: [(source: String, output: String)], pages jobs: [BatchJob]) -> [String] {
+        var taken: [PathKey: String] = [:]
+        for job in jobs { taken[PathKey(BatchPlan.absolute(job.output))] = "the page of \(job.input)" }
+        for name in Self.ownFiles { taken[PathKey(BatchPlan.absolute(Path.join(outputDirectory, name)))] = "a file the site makes" }
+        if let index, taken[PathKey(BatchPlan.absolute(index))] == nil {
+            taken[PathKey(BatchPlan.absolute(index))] = "the index page (--index)"
+        }
+        let shared = BatchPlan.absolute(Path.join(outputDirectory, Self.sharedFolder))
+        var problems: [String] = []
+        for asset in assets {
+            let output = BatchPlan.absolute(asset.output)
+            if Path.isWithin(output, shared) {
+                problems.append("\(asset.source) would be copied to \(asset.output), in the folder of the site's own files")
+            } else if let owner = taken[PathKey(output)] {
+                problems.append("\(asset.source) would be copied to \(asset.output), which is \(owner); rename one of them")
+            } else {
+                taken[PathKey(output)] = "where \(asset.source) is copied"
+            }
+        }
+        return problems
+    }
+
     /// The site's shared files (path and content) but for the search index
     /// (`BatchRunner.writeSearchIndex`): the pages' style and script, the navigation, and
     /// with `--site-url` the sitemap.

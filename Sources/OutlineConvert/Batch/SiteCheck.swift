@@ -90,30 +90,33 @@ package struct PageFacts: Sendable, Equatable {
 
 /// The link check of a docs site (docs/sites.md), once every page is converted: a link to a
 /// missing file, to a section no page has, or out of the input folder is a warning at the
-/// link; assets are listed for copying.
+/// link; assets are listed for copying. Assets are looked at again here, whatever the run
+/// that found them saw, so a rerun says what a clean run says.
 package enum SiteCheck {
     /// Warnings for `pages` (each input with its facts), and the assets to copy (each once,
-    /// in order of first mention).
-    package static func run(_ pages: [(job: BatchJob, facts: PageFacts)]) -> (warnings: [Diagnostic], assets: [(source: String, output: String)]) {
+    /// in order of first mention). `links` looks at each asset as it is now.
+    package static func run(
+        _ pages: [(job: BatchJob, facts: PageFacts)], links: SiteLinks
+    ) -> (warnings: [Diagnostic], assets: [(source: String, output: String)]) {
         // Each page's ids become a set only when a link asks for one of them.
-        var ids: [String: (index: Int, set: Set<String>?)] = [:]
-        var names: [String: String] = [:]
+        var ids: [PathKey: (index: Int, set: Set<String>?)] = [:]
+        var names: [PathKey: String] = [:]
         let here = Files.currentDirectory()
         for (index, (job, _)) in pages.enumerated() {
-            let input = BatchPlan.absolute(job.input, in: here)
+            let input = PathKey(BatchPlan.absolute(job.input, in: here))
             ids[input] = (index, nil)
             names[input] = job.input
         }
         func idSet(_ input: String) -> Set<String>? {
-            guard let entry = ids[input] else { return nil }
+            guard let entry = ids[PathKey(input)] else { return nil }
             if let set = entry.set { return set }
             let set = Set(pages[entry.index].facts.ids)
-            ids[input]?.set = set
+            ids[PathKey(input)]?.set = set
             return set
         }
         var warnings: [Diagnostic] = []
         var assets: [(source: String, output: String)] = []
-        var seenAssets: Set<String> = []
+        var seenAssets: [PathKey: LinkFact.Target?] = [:]
         for (job, facts) in pages {
             var ownSet: Set<String>?
             func own() -> Set<String> {
@@ -124,22 +127,37 @@ package enum SiteCheck {
             }
             for link in facts.links {
                 let location = SourceLocation(file: job.input, line: link.line, column: link.column)
-                switch link.target {
+                var target = link.target
+                if case .asset(let source, let output) = target {
+                    // (Each asset looked at once; a problem found is reported at every link.)
+                    let problem: LinkFact.Target?
+                    if let seen = seenAssets[PathKey(source)] {
+                        problem = seen
+                    } else {
+                        problem = links.assetProblem(source, root: job.root)
+                        seenAssets[PathKey(source)] = .some(problem)
+                        if problem == nil { assets.append((source, output)) }
+                    }
+                    target = problem ?? target
+                }
+                switch target {
                 case .page(let input, let fragment?):
                     if !fragment.isEmpty, let targetIDs = idSet(input), !targetIDs.contains(fragment) {
-                        warnings.append(Diagnostic(location, "no section '\(Quote.snippet(fragment))' in \(Quote.oneLine(names[input] ?? input))"))
+                        warnings.append(
+                            Diagnostic(location, "no section '\(Quote.snippet(fragment))' in \(Quote.oneLine(names[PathKey(input)] ?? input))"))
                     }
-                case .page:
+                case .page, .asset:
                     break
                 case .samePage(let fragment):
                     if !fragment.isEmpty && !own().contains(fragment) {
                         warnings.append(Diagnostic(location, "no section '\(Quote.snippet(fragment))' in this page"))
                     }
-                case .asset(let source, let output):
-                    if seenAssets.insert(source).inserted { assets.append((source, output)) }
-                case .outside(let path):
+                case .outside:
                     warnings.append(
-                        Diagnostic(location, "'\(Quote.snippet(path))' is outside \(Quote.oneLine(job.root)); it is neither linked to nor copied"))
+                        Diagnostic(
+                            location,
+                            "'\(Quote.snippet(SiteLinks.decoded(Self.path(of: link.url))))' is outside \(Quote.oneLine(job.root)); it is neither linked to nor copied"
+                        ))
                 case .missing:
                     warnings.append(Diagnostic(location, "no file '\(Quote.snippet(SiteLinks.decoded(Self.path(of: link.url))))' (linked from here)"))
                 }

@@ -10,20 +10,31 @@
 /// place under the output folder; everything a check needs is kept as `LinkFact`s.
 package struct SiteLinks: Sendable {
     /// Every input's output, both as absolute paths with `.` and `..` resolved.
-    private let outputs: [String: String]
+    private let outputs: [PathKey: String]
     /// And the other way: each output's input, for links written to the pages' outputs
     /// (`guide.html` next to `guide.md`), which are right as they are.
-    private let inputsByOutput: [String: String]
+    private let inputsByOutput: [PathKey: String]
+    /// The real path (symbolic links resolved) of each folder the inputs were found in: an
+    /// asset is copied only when its real path lies inside its page's.
+    private let realRoots: [PathKey: String]
     /// The output folder as the user named it (assets' outputs are shown under it).
     private let outputDirectory: String
 
     /// The links of the jobs of one run into `outputDirectory`.
     package init(jobs: [BatchJob], outputDirectory: String) {
-        var outputs: [String: String] = [:]
+        var outputs: [PathKey: String] = [:]
+        var inputsByOutput: [PathKey: String] = [:]
+        var realRoots: [PathKey: String] = [:]
         let here = Files.currentDirectory()
-        for job in jobs { outputs[BatchPlan.absolute(job.input, in: here)] = BatchPlan.absolute(job.output, in: here) }
+        for job in jobs {
+            let (input, output) = (BatchPlan.absolute(job.input, in: here), BatchPlan.absolute(job.output, in: here))
+            outputs[PathKey(input)] = output
+            if inputsByOutput[PathKey(output)] == nil { inputsByOutput[PathKey(output)] = input }
+            if realRoots[PathKey(job.root)] == nil { realRoots[PathKey(job.root)] = BatchPlan.resolved(job.root) }
+        }
         self.outputs = outputs
-        inputsByOutput = Dictionary(outputs.map { ($0.value, $0.key) }, uniquingKeysWith: { first, _ in first })
+        self.inputsByOutput = inputsByOutput
+        self.realRoots = realRoots
         self.outputDirectory = outputDirectory
     }
 
@@ -46,8 +57,8 @@ package struct SiteLinks: Sendable {
         let input = BatchPlan.absolute(job.input)
         let target = BatchPlan.absolute(decodedPath, in: Path.parent(input))
         let root = BatchPlan.absolute(job.root)
-        guard target == root || target.hasPrefix(root + "/") else { return (.outside(decodedPath), nil) }
-        if let output = outputs[target] {
+        guard Path.isWithin(target, root) else { return (.outside(decodedPath), nil) }
+        if let output = outputs[PathKey(target)] {
             let href =
                 Self.relative(from: Path.parent(BatchPlan.absolute(job.output)), to: output)
                 + (query.map { "?" + $0 } ?? "") + (fragment.map { "#" + $0 } ?? "")
@@ -56,11 +67,13 @@ package struct SiteLinks: Sendable {
         var info = stat()
         guard stat(target, &info) == 0 else {
             let output = BatchPlan.absolute(decodedPath, in: Path.parent(BatchPlan.absolute(job.output)))
-            if let input = inputsByOutput[output] { return (.page(input: input, fragment: fragment.map(Self.decoded)), nil) }
+            if let input = inputsByOutput[PathKey(output)] { return (.page(input: input, fragment: fragment.map(Self.decoded)), nil) }
             return (.missing(target), nil)
         }
         switch FileKind(mode: info.st_mode) {
         case .regular:
+            // A symbolic link (this file, or a folder on its way) may lead out of the tree.
+            guard isInsideReally(target, root: job.root) else { return (.outside(decodedPath), nil) }
             // Shown as the user would write them: under the folder named and the output folder.
             let place = String(target.dropFirst(root.count + 1))
             return (.asset(source: Path.join(job.root, place), output: Path.join(outputDirectory, place)), nil)
@@ -68,12 +81,29 @@ package struct SiteLinks: Sendable {
             // A folder with an index page in the run: its `index.html`, named, so that the link
             // works from `file://` too (where a folder shows as a listing).
             let index = Path.join(BatchPlan.absolute(decodedPath, in: Path.parent(BatchPlan.absolute(job.output))), "index.html")
-            guard let input = inputsByOutput[index] else { return nil }
+            guard let input = inputsByOutput[PathKey(index)] else { return nil }
             let href = (path.hasSuffix("/") ? path : path + "/") + "index.html" + (query.map { "?" + $0 } ?? "") + (fragment.map { "#" + $0 } ?? "")
             return (.page(input: input, fragment: fragment.map(Self.decoded)), href)
         default:
             return nil
         }
+    }
+
+    /// Whether the real path of `path` (every symbolic link resolved) lies inside the real
+    /// path of `root`, the folder its page was found in.
+    func isInsideReally(_ path: String, root: String) -> Bool {
+        guard let real = realpath(path, nil) else { return false }
+        defer { free(real) }
+        return Path.isWithin(String(cString: real), realRoots[PathKey(root)] ?? BatchPlan.resolved(root))
+    }
+
+    /// What keeps the asset `source` (of a page found in `root`) from being copied now,
+    /// whatever an earlier run found: nil when it is a regular file inside the tree.
+    func assetProblem(_ source: String, root: String) -> LinkFact.Target? {
+        var info = stat()
+        guard stat(source, &info) == 0 else { return .missing(source) }
+        guard isInsideReally(source, root: root) else { return .outside(source) }
+        return FileKind(mode: info.st_mode).unreadableKind == nil ? nil : .missing(source)
     }
 
     /// Path, query and fragment of a URL (split at bytes: `#` and `?` are ASCII, so a mark

@@ -36,7 +36,7 @@ package struct SiteNavigation: Sendable {
     /// What `SUMMARY.md` files name wrongly: missing or outside files, pages named twice.
     package let warnings: [Diagnostic]
     /// The place of each page's output (absolute) in reading order.
-    private let places: [String: Int]
+    private let places: [PathKey: Int]
     /// `nav.js` (see `makeScript`), and a hash of it: two runs with the same key have the
     /// same pages, titles and order.
     package private(set) var script: [UInt8] = []
@@ -61,11 +61,11 @@ package struct SiteNavigation: Sendable {
     package init(_ sources: [Source], outputDirectory: String, summaries: [(job: BatchJob, text: String)] = []) {
         let base = BatchPlan.absolute(outputDirectory)
         var pages: [Page] = []
-        var byInput: [String: Int] = [:]
+        var byInput: [PathKey: Int] = [:]
         for source in sources {
             let output = BatchPlan.absolute(source.job.output)
-            guard output.hasPrefix(base + "/") else { continue }
-            byInput[BatchPlan.absolute(source.job.input)] = pages.count
+            guard Path.isWithin(output, base), !Path.same(output, base) else { continue }
+            byInput[PathKey(BatchPlan.absolute(source.job.input))] = pages.count
             let path = output.dropFirst(base.count + 1).split(separator: "/").map { DocsIndex.percentEncoded(String($0)) }
             pages.append(Page(output: output, href: path.joined(separator: "/"), title: source.title))
         }
@@ -84,11 +84,11 @@ package struct SiteNavigation: Sendable {
                 let (path, _, _) = SiteLinks.split(link.target)
                 guard !path.isEmpty else { continue }  // (a draft chapter: `[Title]()`)
                 let target = BatchPlan.absolute(SiteLinks.decoded(path), in: folder)
-                guard target == root || target.hasPrefix(root + "/") else {
+                guard Path.isWithin(target, root) else {
                     warnings.append(Diagnostic(location, "SUMMARY.md names '\(Quote.snippet(path))', which is outside the site"))
                     continue
                 }
-                guard let page = byInput[target] else {
+                guard let page = byInput[PathKey(target)] else {
                     warnings.append(Diagnostic(location, "SUMMARY.md names '\(Quote.snippet(path))', which is not a page of the site"))
                     continue
                 }
@@ -106,7 +106,7 @@ package struct SiteNavigation: Sendable {
         self.pages = titled
         let orders = Dictionary(
             uniqueKeysWithValues: sources.compactMap { source in
-                byInput[BatchPlan.absolute(source.job.input)].flatMap { page in source.order.map { (page, $0) } }
+                byInput[PathKey(BatchPlan.absolute(source.job.input))].flatMap { page in source.order.map { (page, $0) } }
             })
         var tree = Self.tree(titled)
         Self.sort(&tree, pages: titled, rank: rank, orders: orders)
@@ -114,7 +114,7 @@ package struct SiteNavigation: Sendable {
         var order: [Int] = []
         Self.read(tree, into: &order)
         readingOrder = order
-        places = Dictionary(order.enumerated().map { (titled[$1].output, $0) }, uniquingKeysWith: { first, _ in first })
+        places = Dictionary(order.enumerated().map { (PathKey(titled[$1].output), $0) }, uniquingKeysWith: { first, _ in first })
         self.warnings = warnings
         script = makeScript()
         key = BuildRecord.hash(script)
@@ -137,7 +137,7 @@ package struct SiteNavigation: Sendable {
             return
         }
         let at =
-            folder.entries.firstIndex { if case .folder(let sub) = $0 { sub.name == first } else { false } }
+            folder.entries.firstIndex { if case .folder(let sub) = $0 { Path.same(sub.name, first) } else { false } }
             ?? {
                 folder.entries.append(.folder(Folder(name: first)))
                 return folder.entries.count - 1
@@ -218,29 +218,9 @@ package struct SiteNavigation: Sendable {
     // MARK: - SUMMARY.md
 
     /// The links of an mdBook `SUMMARY.md` (`[Title](path.md)`, in lists or alone), in
-    /// order, with their 1-based line and column; links in code are not links.
+    /// order, with their 1-based line and column, as cmark reads them.
     static func summaryLinks(_ text: String) -> [(text: String, target: String, line: Int, column: Int)] {
-        var links: [(text: String, target: String, line: Int, column: Int)] = []
-        var fenced = false
-        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let trimmed = line.drop { $0 == " " || $0 == "\t" }
-            if trimmed.hasPrefix("```") || trimmed.hasPrefix("~~~") { fenced.toggle() }
-            if fenced { continue }
-            var rest = line[...]
-            while let open = rest.firstIndex(of: "["), let close = rest[open...].firstIndex(of: "]") {
-                let after = rest.index(after: close)
-                guard after < rest.endIndex, rest[after] == "(", let end = rest[after...].firstIndex(of: ")") else {
-                    rest = rest[after...]
-                    continue
-                }
-                let title = TitleText.normalized(String(rest[rest.index(after: open)..<close]))
-                let target = String(rest[rest.index(after: after)..<end]).trimmed
-                let column = line.utf8.distance(from: line.startIndex, to: open) + 1
-                links.append((title, target, number + 1, column))
-                rest = rest[rest.index(after: end)...]
-            }
-        }
-        return links
+        MarkdownLinks.links(in: text).map { ($0.text, $0.target, $0.line, $0.column) }
     }
 
     // MARK: - What pages and the site's shared files hold
@@ -248,7 +228,7 @@ package struct SiteNavigation: Sendable {
     /// The previous / next links of the page written to `output`, as HTML (empty when the
     /// page is not in the navigation).
     package func pager(for output: String) -> String {
-        guard let place = places[BatchPlan.absolute(output)] else { return "" }
+        guard let place = places[PathKey(BatchPlan.absolute(output))] else { return "" }
         let from = pages[readingOrder[place]].href.split(separator: "/").dropLast()
         var html = ByteBuffer()
         html.write("<nav class=\"outline-pager\" aria-label=\"Previous and next page\">" as StaticString)

@@ -49,7 +49,7 @@ package final class TemporaryFiles: @unchecked Sendable {
     func create(for output: String) throws -> (descriptor: Int32, path: String) {
         while true {
             let random = String(UInt64.random(in: 0...UInt64.max), radix: 36)
-            let name = "." + Path.lastComponent(output) + ".\(getpid())-\(random)" + Self.suffix
+            let name = Self.stem(of: output) + "\(getpid())-\(random)" + Self.suffix
             let path = Path.join(Path.parent(output), name)
             try condition.withLock {
                 guard !closed else { throw ConversionError.io(path: output, "interrupted") }
@@ -101,7 +101,19 @@ package final class TemporaryFiles: @unchecked Sendable {
     /// end (killed, or the machine stopped): ours by name, and only when their process is gone.
     @discardableResult
     package static func removeStale(nextTo output: String) -> Int {
-        removeStale(in: Path.parent(output), prefix: "." + Path.lastComponent(output) + ".")
+        removeStale(in: Path.parent(output), prefix: stem(of: output))
+    }
+
+    /// `.<output name>.`, the start of its temporary files' names, the output's name cut
+    /// (at a character's boundary) so that a whole name fits the 255 bytes its own does.
+    static func stem(of output: String) -> String {
+        let name = Path.lastComponent(output).utf8
+        // (A process number has at most 7 digits on Linux, the random part 13.)
+        let room = 255 - 2 - 7 - 1 - 13 - suffix.utf8.count
+        guard name.count > room else { return "." + Path.lastComponent(output) + "." }
+        var end = name.index(name.startIndex, offsetBy: room)
+        while end > name.startIndex, name[end] & 0xC0 == 0x80 { end = name.index(before: end) }
+        return "." + String(decoding: name[..<end], as: UTF8.self) + "."
     }
 
     /// Like `removeStale(nextTo:)` for every output of a batch: each folder is read once.

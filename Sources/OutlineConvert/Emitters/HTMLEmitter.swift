@@ -119,7 +119,10 @@ private struct Page {
             let here = position
             position += 1
             let level = depth + offset
-            let titleLinks = TitleLinks(node, unsafe: options.unsafe)
+            var titleLinks = TitleLinks(node, unsafe: options.unsafe)
+            // In a site, a title's link to another input (an OPML link outline) is rewritten
+            // and checked like a body's.
+            if let url = titleLinks.title, let href = links?.href(for: url, line: node.line, column: 0) { titleLinks.title = href }
             bodies.searchText?.begin(id: node.id, title: node.title)
             let mkdocsID = bodies.headingIds.mkdocsID(of: node)
             guard node.isCollapsible else {

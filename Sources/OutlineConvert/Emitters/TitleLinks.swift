@@ -4,7 +4,7 @@
 /// `htmlUrl`, with its feed (`xmlUrl`) beside the title. The attributes stay as they are.
 struct TitleLinks {
     /// The title's link, if any.
-    private(set) var title: String?
+    var title: String?
     /// A feed's address, shown beside the title.
     private(set) var feed: String?
 

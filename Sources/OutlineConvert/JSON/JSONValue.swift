@@ -259,6 +259,8 @@ struct JSONReader {
                 throw error("a lone surrogate \\u escape is not a character", at: start)
             }
             guard let character = Unicode.Scalar(scalar) else { throw error("invalid \\u escape", at: start) }
+            // (No outline format but JSON can hold a NUL, and C tools stop reading at one.)
+            guard scalar != 0 else { throw error("\\u0000 (NUL) is not allowed in an outline's text", at: start) }
             text += Array(String(Character(character)).utf8)
         default:
             throw error("invalid escape '\\\(Quote.snippet(String(decoding: [byte], as: UTF8.self)))'", at: start)

@@ -135,11 +135,13 @@ package enum Files {
 
     /// Writes `content` to `path` unless it already holds exactly that. A file whose identity
     /// is in `protected` (an input of the run, whatever name leads to it) is never written.
+    /// With `replacingLinks`, a symbolic link at `path` is replaced by the file, never
+    /// written through (a batch's outputs: docs/safety.md).
     @discardableResult
     package static func write(
-        _ content: [UInt8], to path: String, temporaries: TemporaryFiles, protected: Set<FileIdentity> = []
+        _ content: [UInt8], to path: String, temporaries: TemporaryFiles, protected: Set<FileIdentity> = [], replacingLinks: Bool = false
     ) throws -> Outcome {
-        let existing = try existingOutput(path, protected: protected)
+        let existing = try existingOutput(path, protected: protected, replacingLinks: replacingLinks)
         if let existing, (existing.st_mode & S_IFMT) != S_IFREG {
             try writeInPlace(path) { try writeAll(content, to: $0, path: path) }
             return .written
@@ -189,14 +191,17 @@ package enum Files {
         }
     }
 
-    /// The status of what is at `path` already, nil if nothing; an input of the run (by
-    /// identity, whatever name leads to it) is refused.
-    private static func existingOutput(_ path: String, protected: Set<FileIdentity>) throws -> stat? {
+    /// The status of what is at `path` already, nil if nothing (or, with `replacingLinks`,
+    /// a symbolic link, which the rename replaces); an input of the run (by identity,
+    /// whatever name leads to it) is refused.
+    private static func existingOutput(_ path: String, protected: Set<FileIdentity>, replacingLinks: Bool = false) throws -> stat? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         if protected.contains(FileIdentity(info)) {
             throw ConversionError.io(path: path, "is an input of this run; it is never overwritten")
         }
+        var link = stat()
+        if replacingLinks, lstat(path, &link) == 0, link.st_mode & S_IFMT == S_IFLNK { return nil }
         return info
     }
 
@@ -384,12 +389,16 @@ final class FileStatusLookup {
         status(of: Path.lastComponent(path), in: Path.parent(path))
     }
 
-    /// What `stat` would say of the entry `name` of `folder` (for a caller that has both).
-    func status(of name: String, in folder: String) -> stat? {
+    /// What `stat` would say of the entry `name` of `folder` (for a caller that has both);
+    /// with `following` false, what `lstat` would say (a symbolic link itself).
+    func status(of name: String, in folder: String, following: Bool = true) -> stat? {
         let descriptor = self.descriptor(of: folder)
         var info = stat()
         // (A folder that can be searched but not read cannot be opened: then the whole path.)
-        let found = descriptor >= 0 ? fstatat(descriptor, name, &info, 0) : stat(Path.join(folder, name), &info)
+        let found =
+            descriptor >= 0
+            ? fstatat(descriptor, name, &info, following ? 0 : AT_SYMLINK_NOFOLLOW)
+            : following ? stat(Path.join(folder, name), &info) : lstat(Path.join(folder, name), &info)
         return found == 0 ? info : nil
     }
 

@@ -50,3 +50,36 @@ package enum Path {
         return ext.isEmpty ? path : String(decoding: path.utf8.dropLast(ext.utf8.count + 1), as: UTF8.self)
     }
 }
+
+extension Path {
+    /// Whether two paths are the same bytes. Linux names are bytes, while `String`'s `==`
+    /// is Unicode canonical equivalence: "café" in NFC and in NFD are equal strings but two
+    /// files, so paths are never compared with `==`.
+    package static func same(_ first: String, _ second: String) -> Bool {
+        first.utf8.elementsEqual(second.utf8)
+    }
+
+    /// Whether `path` is `folder` or lies below it (both absolute and normalized), by bytes.
+    package static func isWithin(_ path: String, _ folder: String) -> Bool {
+        let (path, folder) = (path.utf8, folder.utf8)
+        guard path.starts(with: folder) else { return false }
+        if path.count == folder.count || folder.last == UInt8(ascii: "/") { return true }
+        return path[path.index(path.startIndex, offsetBy: folder.count)] == UInt8(ascii: "/")
+    }
+
+    /// `path` with `folder` and its `/` taken off the front, by bytes; nil when `path` is
+    /// not below `folder`.
+    package static func relative(_ path: String, below folder: String) -> String? {
+        guard isWithin(path, folder), !same(path, folder) else { return nil }
+        let skip = folder.utf8.count + (folder.utf8.last == UInt8(ascii: "/") ? 0 : 1)
+        return String(decoding: path.utf8.dropFirst(skip), as: UTF8.self)
+    }
+}
+
+/// A path as a dictionary key or set member, compared by its bytes (see `Path.same`).
+package struct PathKey: Hashable, Sendable {
+    private let bytes: [UInt8]
+
+    /// The key of `path`.
+    package init(_ path: String) { bytes = Array(path.utf8) }
+}
