@@ -129,18 +129,20 @@ package struct BatchRunner: Sendable {
         // without it (rare: a page that converted is written unless the disk refuses it).
         // Results are reported as the first round writes them; of a later round, failures.
         while !toWrite.isEmpty {
-            let (round, drafts) = (toWrite, pages)
-            let pagers = round.map { index -> String in
-                if asBefore, case .unchanged(_, let recorded) = pages[index] { return recorded }
-                return navigation.pager(for: jobs[index].output)
-            }
+            let (round, drafts, current) = (toWrite, pages, navigation)
             let onlyFailures = !firstRound
             let reportNow: @Sendable (BatchResult) -> Void = { result in
                 if case .failed = result.outcome { report(result) } else if !onlyFailures { report(result) }
             }
             runInOrder(round.map { jobs[$0] }, report: reportNow) { position, lookup in
                 let index = round[position]
-                let result = finish(jobs[index], draft: drafts[index], pager: pagers[position], site: site, lookup: lookup)
+                let pager: String
+                if asBefore, case .unchanged(_, let recorded) = drafts[index] {
+                    pager = recorded
+                } else {
+                    pager = current.pager(for: jobs[index].output)
+                }
+                let result = finish(jobs[index], draft: drafts[index], pager: pager, site: site, lookup: lookup)
                 written[index] = result
                 return result
             }
@@ -430,6 +432,8 @@ private final class Slots<Element: Sendable>: @unchecked Sendable {
 private final class KnownFolders: @unchecked Sendable {
     private let lock = Lock()
     private var known: Set<PathKey> = []
+    /// The folders `make` created (not those it found), for `removeMade`.
+    private var made: [String] = []
     /// The output folder, resolved (nil: a run of single files, whose outputs the user named).
     private let root: String?
 
@@ -459,9 +463,6 @@ private final class KnownFolders: @unchecked Sendable {
             made += missing
         }
     }
-
-    /// The folders `make` created (not those it found): the deepest first, for removal.
-    private var made: [String] = []
 
     /// Removes the folders `make` created, if empty (a run stopped before writing).
     func removeMade() {
