@@ -122,7 +122,9 @@ struct Batch {
         let kept = Set(current.map(PathKey.init))
         let previous = list?.read() ?? []
         var candidates = previous
-        if options.to == .html && parsed.inputs.allSatisfy(isDirectory) { candidates += OutputList.ownPages(in: outputDirectory) }
+        if options.to == .html && parsed.inputs.allSatisfy(isDirectory) {
+            candidates += OutputList.ownPages(in: outputDirectory, inputFolders: parsed.inputs)
+        }
         var seen: Set<PathKey> = []
         let gone = OutputList.present(
             candidates.filter { !kept.contains(PathKey($0)) && seen.insert(PathKey($0)).inserted }, in: outputDirectory)

@@ -212,6 +212,16 @@ def test_stale_pages_are_found_without_any_record(tree):
     assert not (tree / "cache").exists(), "--no-cache keeps nothing"
 
 
+def test_pages_inside_the_input_folder_are_never_taken_for_stale(tree):
+    docs = tree / "docs"
+    docs.mkdir()
+    (docs / "a.md").write_text("# A\n")
+    assert build(tree, "docs", "-o", "docs/_built").returncode == 0  # pages inside the input
+    result = build(tree, "docs", "-o", ".", "--no-cache")
+    assert result.returncode == 0, result.stderr
+    assert (docs / "_built" / "a.html").exists() and (tree / "a.html").exists()
+
+
 def test_check_compares_bytes_whatever_the_record_says(tree):
     docs = tree / "docs"
     docs.mkdir()

@@ -57,10 +57,13 @@ package struct OutputList: Sendable {
     /// paths: HTML files that carry its generator mark in their head, and every file of the
     /// site's own folder. Hidden folders are not looked in, and links are not followed. This
     /// finds stale pages with no list at all (`--no-cache`, or a fresh clone of a committed
-    /// site).
-    package static func ownPages(in outputDirectory: String) -> [String] {
+    /// site). Folders that hold inputs (`inputFolders`) are never looked in: an output folder that
+    /// holds its input folder holds pages that are not this run's.
+    package static func ownPages(in outputDirectory: String, inputFolders: [String]) -> [String] {
         var found: [String] = []
         var pending = [""]
+        let root = BatchPlan.resolved(outputDirectory)
+        let inputs = inputFolders.map(BatchPlan.resolved)
         while let relative = pending.popLast() {
             let folder = relative.isEmpty ? outputDirectory : Path.join(outputDirectory, relative)
             for bytes in (try? Files.entries(of: folder)) ?? [] {
@@ -69,7 +72,9 @@ package struct OutputList: Sendable {
                 var info = stat()
                 guard lstat(Path.join(outputDirectory, path), &info) == 0 else { continue }
                 switch info.st_mode & S_IFMT {
-                case S_IFDIR: pending.append(path)
+                case S_IFDIR:
+                    let real = Path.join(root, path)
+                    if !inputs.contains(where: { Path.isWithin(real, $0) }) { pending.append(path) }
                 case S_IFREG:
                     if path.hasPrefix(DocsSite.sharedFolder + "/") {
                         found.append(path)
