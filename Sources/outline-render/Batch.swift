@@ -118,16 +118,10 @@ struct Batch {
     /// them too). `complete` is false when part of the tree could not be read, and then
     /// nothing is removed.
     private func removeStale(list: OutputList?, made: [String], complete: Bool, tally: Tally) {
-        let current = OutputList.relatives(made, below: outputDirectory)
-        let kept = Set(current.map(PathKey.init))
         let previous = list?.read() ?? []
-        var candidates = previous
-        if options.to == .html && parsed.inputs.allSatisfy(isDirectory) {
-            candidates += OutputList.ownPages(in: outputDirectory, inputFolders: parsed.inputs)
-        }
-        var seen: Set<PathKey> = []
-        let gone = OutputList.present(
-            candidates.filter { !kept.contains(PathKey($0)) && seen.insert(PathKey($0)).inserted }, in: outputDirectory)
+        let site = options.to == .html && parsed.inputs.allSatisfy(isDirectory)
+        let (current, gone) = OutputList.stale(
+            made: made, previous: previous, in: outputDirectory, pagesAside: site ? parsed.inputs : nil)
         if parsed.check {
             for relative in gone {
                 reporter.error(file: Path.join(outputDirectory, relative), "stale: no input makes it any more; a build removes it")

@@ -147,10 +147,7 @@ package struct BatchPlan: Sendable {
         var existing = absolute
         var missing: [String] = []
         while true {
-            if let real = realpath(existing, nil) {
-                defer { free(real) }
-                return missing.reversed().reduce(String(cString: real), Path.join)
-            }
+            if let real = Files.realPath(existing) { return missing.reversed().reduce(real, Path.join) }
             guard existing != "/" else { return absolute }
             missing.append(Path.lastComponent(existing))
             existing = Path.parent(existing)
@@ -244,7 +241,7 @@ private struct TreeWalker {
             }
             var entryReal = Path.join(real, name)
             if info.st_mode & S_IFMT == S_IFLNK {
-                guard let target = Self.realPath(path), let followed = lookup.status(of: name, in: directory) else {
+                guard let target = Files.realPath(path), let followed = lookup.status(of: name, in: directory) else {
                     skipped.append((path, "a broken symbolic link"))
                     continue
                 }
@@ -281,13 +278,6 @@ private struct TreeWalker {
                 }
             }
         }
-    }
-
-    /// The real path of `path` (every symbolic link resolved); nil when it leads nowhere.
-    static func realPath(_ path: String) -> String? {
-        guard let real = realpath(path, nil) else { return nil }
-        defer { free(real) }
-        return String(cString: real)
     }
 
     /// Nil for a file to convert; files of other types are left alone without a word. A

@@ -109,8 +109,8 @@ package struct BatchRunner: Sendable {
             return nil
         }
         runInOrder(jobs, report: { _ in }, read)
-        var pages = (0..<jobs.count).map { drafts[$0] }
-        var navigation = site.navigation(of: jobs, drafts: pages)
+        let pages = (0..<jobs.count).map { drafts[$0] }
+        let navigation = site.navigation(of: jobs, drafts: pages)
         let facts = zip(jobs, pages).compactMap { job, draft in draft.result.facts.map { (job: job, facts: $0) } }
         guard beforeWriting(facts, navigation) else {
             for case .converted(_, _, let page?) in pages { _ = try? waiting.take(page) }
@@ -122,12 +122,22 @@ package struct BatchRunner: Sendable {
         let asBefore =
             pages.allSatisfy { if case .unchanged = $0 { true } else { false } }
             && record?.unchanged(Self.searchIndexEntry(of: site), status: "", input: Array(navigation.key.utf8), lookup: FileStatusLookup()) != nil
+        return writePages(jobs, drafts: pages, navigation: navigation, asBefore: asBefore, site: site, report: report)
+    }
+
+    /// Writes a site's pages, each with its pager from `navigation` (or, `asBefore`, the one
+    /// it was written with), and returns the navigation of the pages written. A page that
+    /// cannot be written is in no navigation: its neighbours are written again without it
+    /// (rare: a page that converted is written unless the disk refuses it). Results are
+    /// reported as the first round writes them; of a later round, only failures.
+    private func writePages(
+        _ jobs: [BatchJob], drafts: [Draft], navigation: SiteNavigation, asBefore: Bool, site: DocsSite,
+        report: @escaping @Sendable (BatchResult) -> Void
+    ) -> SiteNavigation {
+        var (pages, navigation) = (drafts, navigation)
         let written = Slots<BatchResult?>(Array(repeating: nil, count: jobs.count))
         var toWrite = Array(jobs.indices)
         var firstRound = true
-        // A page that cannot be written is in no navigation: its neighbours are written again
-        // without it (rare: a page that converted is written unless the disk refuses it).
-        // Results are reported as the first round writes them; of a later round, failures.
         while !toWrite.isEmpty {
             let (round, drafts, current) = (toWrite, pages, navigation)
             let onlyFailures = !firstRound
@@ -158,8 +168,8 @@ package struct BatchRunner: Sendable {
             let before = navigation
             navigation = site.navigation(of: jobs, drafts: pages)
             toWrite = jobs.indices.filter { index in
+                // (A page that failed, `.done`, has no title.)
                 guard pages[index].result.title != nil else { return false }
-                if case .done = pages[index] { return false }
                 return before.pager(for: jobs[index].output) != navigation.pager(for: jobs[index].output)
             }
             for index in toWrite {
@@ -410,117 +420,6 @@ package struct BatchRunner: Sendable {
             return BatchResult(job: job, outcome: .failed(error), warnings: [], title: nil)
         } catch {
             return BatchResult(job: job, outcome: .failed(.io(path: job.output, "\(error)")), warnings: [], title: nil)
-        }
-    }
-}
-
-/// Values filled in by the workers, one slot each (a site's drafts, then its results).
-private final class Slots<Element: Sendable>: @unchecked Sendable {
-    private let lock = Lock()
-    private var values: [Element]
-
-    init(_ values: [Element]) { self.values = values }
-
-    subscript(index: Int) -> Element {
-        get { lock.withLock { values[index] } }
-        set { lock.withLock { values[index] = newValue } }
-    }
-}
-
-/// The folders a run has made or found, so that each is made once, and never one that a
-/// symbolic link in the output folder leads out of it (docs/safety.md).
-private final class KnownFolders: @unchecked Sendable {
-    private let lock = Lock()
-    private var known: Set<PathKey> = []
-    /// The folders `make` created (not those it found), for `removeMade`.
-    private var made: [String] = []
-    /// The output folder, resolved (nil: a run of single files, whose outputs the user named).
-    private let root: String?
-
-    init(root: String?) { self.root = root }
-
-    /// Makes `folder` and its parents unless that was done already; refuses one whose real
-    /// place is outside the output folder.
-    func make(_ folder: String) throws {
-        guard !lock.withLock({ known.contains(PathKey(folder)) }) else { return }
-        if let root {
-            let real = BatchPlan.resolved(folder)
-            guard Path.isWithin(real, root) else {
-                throw ConversionError.io(
-                    path: folder, "a symbolic link in the output folder leads to \(Quote.oneLine(real)), outside it; nothing is written there")
-            }
-        }
-        var missing: [String] = []
-        var info = stat()
-        var probe = folder
-        while lstat(probe, &info) != 0, errno == ENOENT, Path.parent(probe) != probe {
-            missing.append(probe)
-            probe = Path.parent(probe)
-        }
-        try Files.makeFolder(folder)
-        lock.withLock {
-            known.insert(PathKey(folder))
-            made += missing
-        }
-    }
-
-    /// Removes the folders `make` created, if empty (a run stopped before writing).
-    func removeMade() {
-        for folder in lock.withLock({ made }).sorted(by: { $0.utf8.count > $1.utf8.count }) { rmdir(folder) }
-    }
-}
-
-/// Hands out job numbers and passes results on in job order. Each worker takes the jobs of
-/// one output folder at a time: two workers creating files in the same folder wait on the
-/// folder's lock in the kernel (on ext4, a large part of a run). When no folder is
-/// left, a worker takes the second half of what another one has left.
-private final class InOrderQueue: @unchecked Sendable {
-    private let lock = Lock()
-    /// The jobs not yet taken: runs of consecutive job numbers, one folder's each.
-    private var unclaimed: [Range<Int>]
-    /// What each worker has left of the run it took.
-    private var current: [Range<Int>]
-    private var pending: [Int: BatchResult?] = [:]
-    private var nextToReport = 0
-    private let report: @Sendable (BatchResult) -> Void
-
-    init(_ jobs: [BatchJob], workers: Int, report: @escaping @Sendable (BatchResult) -> Void) {
-        var runs: [Range<Int>] = []
-        var start = 0
-        for index in jobs.indices.dropFirst() where Path.parent(jobs[index].output) != Path.parent(jobs[index - 1].output) {
-            runs.append(start..<index)
-            start = index
-        }
-        if !jobs.isEmpty { runs.append(start..<jobs.count) }
-        unclaimed = runs.reversed()
-        current = Array(repeating: 0..<0, count: workers)
-        self.report = report
-    }
-
-    /// The next job for `worker`, or nil when every job is taken.
-    func nextJob(worker: Int) -> Int? {
-        lock.withLock {
-            if current[worker].isEmpty {
-                if let run = unclaimed.popLast() {
-                    current[worker] = run
-                } else if let (other, run) = current.enumerated().max(by: { $0.element.count < $1.element.count }), run.count > 1 {
-                    let middle = run.lowerBound + run.count / 2
-                    current[other] = run.lowerBound..<middle
-                    current[worker] = middle..<run.upperBound
-                }
-            }
-            return current[worker].popFirst()
-        }
-    }
-
-    /// Notes that job `index` is done, with a result to report (nil: nothing to report).
-    func finish(_ index: Int, result: BatchResult?) {
-        lock.withLock {
-            pending[index] = .some(result)
-            while let ready = pending.removeValue(forKey: nextToReport) {
-                if let ready { report(ready) }
-                nextToReport += 1
-            }
         }
     }
 }

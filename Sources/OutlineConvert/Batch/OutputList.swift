@@ -33,16 +33,24 @@ package struct OutputList: Sendable {
         _ = try? Files.write(bytes, to: path, temporaries: temporaries)
     }
 
-    /// `outputs` as paths below `outputDirectory` (those that are not below it left out).
-    package static func relatives(_ outputs: [String], below outputDirectory: String) -> [String] {
+    /// What a run that `made` these outputs leaves stale in `outputDirectory`: of what the
+    /// last run wrote (`previous`) and, for a site built from the folders `pagesAside`,
+    /// every page of outline-render's there (`ownPages`), those still there that this run
+    /// did not make. Also `made` as paths below the output folder, the list to keep.
+    package static func stale(
+        made: [String], previous: [String], in outputDirectory: String, pagesAside inputFolders: [String]?
+    ) -> (current: [String], gone: [String]) {
         let root = BatchPlan.absolute(outputDirectory)
-        return outputs.compactMap { Path.relative(BatchPlan.absolute($0), below: root) }
+        let current = made.compactMap { Path.relative(BatchPlan.absolute($0), below: root) }
+        var seen = Set(current.map(PathKey.init))
+        let candidates = previous + (inputFolders.map { ownPages(in: outputDirectory, inputFolders: $0) } ?? [])
+        return (current, present(candidates.filter { seen.insert(PathKey($0)).inserted }, in: outputDirectory))
     }
 
     /// Of `relatives` (what an earlier run wrote below `outputDirectory` and this one did
     /// not), those still there as regular files (never a link, never a folder), and not
     /// reached through a symbolic link that leads out of the output folder.
-    package static func present(_ relatives: [String], in outputDirectory: String) -> [String] {
+    private static func present(_ relatives: [String], in outputDirectory: String) -> [String] {
         let root = BatchPlan.resolved(outputDirectory)
         return relatives.filter { relative in
             guard !relative.isEmpty, !relative.hasPrefix("/"), !relative.split(separator: "/").contains("..") else { return false }
@@ -59,7 +67,7 @@ package struct OutputList: Sendable {
     /// finds stale pages with no list at all (`--no-cache`, or a fresh clone of a committed
     /// site). Folders that hold inputs (`inputFolders`) are never looked in: an output folder that
     /// holds its input folder holds pages that are not this run's.
-    package static func ownPages(in outputDirectory: String, inputFolders: [String]) -> [String] {
+    static func ownPages(in outputDirectory: String, inputFolders: [String]) -> [String] {
         var found: [String] = []
         var pending = [""]
         let root = BatchPlan.resolved(outputDirectory)

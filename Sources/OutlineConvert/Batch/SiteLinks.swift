@@ -72,8 +72,8 @@ package struct SiteLinks: Sendable {
         }
         switch FileKind(mode: info.st_mode) {
         case .regular:
-            // A symbolic link (this file, or a folder on its way) may lead out of the tree.
-            guard isInsideReally(target, root: job.root) else { return (.outside(decodedPath), nil) }
+            // (Whether a symbolic link leads it out of the tree is `assetProblem`'s question,
+            // asked on every run by the link check, whatever run found the link.)
             // Shown as the user would write them: under the folder named and the output folder.
             let place = String(target.dropFirst(root.count + 1))
             return (.asset(source: Path.join(job.root, place), output: Path.join(outputDirectory, place)), nil)
@@ -89,20 +89,13 @@ package struct SiteLinks: Sendable {
         }
     }
 
-    /// Whether the real path of `path` (every symbolic link resolved) lies inside the real
-    /// path of `root`, the folder its page was found in.
-    func isInsideReally(_ path: String, root: String) -> Bool {
-        guard let real = realpath(path, nil) else { return false }
-        defer { free(real) }
-        return Path.isWithin(String(cString: real), realRoots[PathKey(root)] ?? BatchPlan.resolved(root))
-    }
-
     /// What keeps the asset `source` (of a page found in `root`) from being copied now,
-    /// whatever an earlier run found: nil when it is a regular file inside the tree.
+    /// whatever an earlier run found: nil when it is a regular file whose real path (every
+    /// symbolic link on the way resolved) lies inside the real path of `root`.
     func assetProblem(_ source: String, root: String) -> LinkFact.Target? {
         var info = stat()
-        guard stat(source, &info) == 0 else { return .missing(source) }
-        guard isInsideReally(source, root: root) else { return .outside(source) }
+        guard stat(source, &info) == 0, let real = Files.realPath(source) else { return .missing(source) }
+        guard Path.isWithin(real, realRoots[PathKey(root)] ?? BatchPlan.resolved(root)) else { return .outside(source) }
         return FileKind(mode: info.st_mode).unreadableKind == nil ? nil : .missing(source)
     }
 

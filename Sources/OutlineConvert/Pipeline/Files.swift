@@ -286,6 +286,13 @@ package enum Files {
         ((try? entries(of: folder)) ?? []).compactMap { String(validating: $0, as: UTF8.self) }
     }
 
+    /// The real path of `path` (every symbolic link resolved); nil when it leads nowhere.
+    package static func realPath(_ path: String) -> String? {
+        guard let real = realpath(path, nil) else { return nil }
+        defer { free(real) }
+        return String(cString: real)
+    }
+
     /// The current directory ("." if it cannot be named).
     package static func currentDirectory() -> String {
         var buffer = [CChar](repeating: 0, count: 4096)
