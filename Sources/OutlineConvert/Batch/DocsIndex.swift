@@ -65,18 +65,24 @@ package enum DocsIndex {
     /// A path segment with everything but RFC 3986's unreserved characters percent-encoded:
     /// a `:` too, so that no file name (`javascript:alert(1).md`) can read as a URL scheme.
     static func percentEncoded(_ segment: String) -> String {
-        var encoded = ""
-        for byte in segment.utf8 {
+        var encoded: [UInt8] = []
+        appendPercentEncoded(segment.utf8, to: &encoded)
+        return String(decoding: encoded, as: UTF8.self)
+    }
+
+    /// `percentEncoded`, appended to bytes (a site's links make one per link).
+    static func appendPercentEncoded<Bytes: Sequence<UInt8>>(_ segment: Bytes, to encoded: inout [UInt8]) {
+        let hex = Array("0123456789ABCDEF".utf8)
+        for byte in segment {
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
                 UInt8(ascii: "~"):
-                encoded.unicodeScalars.append(Unicode.Scalar(byte))
+                encoded.append(byte)
             default:
-                encoded += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+                encoded += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
             }
         }
-        return encoded
     }
 
     private static func quotedYAML(_ text: String) -> String {

@@ -11,7 +11,7 @@
 package struct PageFacts: Sendable, Equatable {
     /// The ids of the page's sections.
     package var ids: [String]
-    /// The page's local links, in order.
+    /// The page's local links that the link check needs, in order (`PageLinks.facts`).
     package var links: [LinkFact]
     /// Front matter `order:`, when it is a number.
     package var order: Double?

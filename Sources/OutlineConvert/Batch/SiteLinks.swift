@@ -43,9 +43,35 @@ package struct SiteLinks: Sendable {
         PageLinks(site: self, job: job)
     }
 
-    /// What `url`, met in `job`'s source, points at; nil when it is not a local link
-    /// (a scheme such as `https:` or `mailto:`, `//host`, or a path from the site's root).
+    /// Where a page is, as every link of it needs: its folders as absolute paths, made
+    /// once a page (not once a link: a page may have thousands).
+    struct Place {
+        let job: BatchJob
+        let inputFolder: String
+        let root: String
+        let outputFolder: String
+        /// `outputFolder`'s components, where relative URLs start.
+        let outputParts: [ArraySlice<UInt8>]
+
+        init(_ job: BatchJob) {
+            let here = Files.currentDirectory()
+            self.job = job
+            inputFolder = Path.parent(BatchPlan.absolute(job.input, in: here))
+            root = BatchPlan.absolute(job.root, in: here)
+            outputFolder = Path.parent(BatchPlan.absolute(job.output, in: here))
+            outputParts = SiteLinks.components(of: outputFolder)
+        }
+    }
+
+    /// What `url`, met in `job`'s source, points at (see `resolve(_:at:)`).
     func resolve(_ url: String, in job: BatchJob) -> (target: LinkFact.Target, href: String?)? {
+        resolve(url, at: Place(job))
+    }
+
+    /// What `url`, met in the source of the page at `place`, points at; nil when it is not
+    /// a local link (a scheme such as `https:` or `mailto:`, `//host`, or a path from the
+    /// site's root).
+    func resolve(_ url: String, at place: Place) -> (target: LinkFact.Target, href: String?)? {
         // (A scheme ends before any `/`, `?` or `#`, so the whole URL can be asked: most
         // links of real pages are `https:`, and they are let go before any copy is made.)
         guard url.utf8.first != UInt8(ascii: "/"), !Self.hasScheme(url) else { return nil }
@@ -54,19 +80,18 @@ package struct SiteLinks: Sendable {
             return fragment.map { (.samePage(fragment: Self.decoded($0)), nil) }
         }
         let decodedPath = Self.decoded(path)
-        let input = BatchPlan.absolute(job.input)
-        let target = BatchPlan.absolute(decodedPath, in: Path.parent(input))
-        let root = BatchPlan.absolute(job.root)
+        let job = place.job
+        let target = BatchPlan.absolute(decodedPath, in: place.inputFolder)
+        let root = place.root
         guard Path.isWithin(target, root) else { return (.outside(decodedPath), nil) }
         if let output = outputs[PathKey(target)] {
             let href =
-                Self.relative(from: Path.parent(BatchPlan.absolute(job.output)), to: output)
-                + (query.map { "?" + $0 } ?? "") + (fragment.map { "#" + $0 } ?? "")
+                Self.relative(from: place.outputParts, to: output) + (query.map { "?" + $0 } ?? "") + (fragment.map { "#" + $0 } ?? "")
             return (.page(input: target, fragment: fragment.map(Self.decoded)), href)
         }
         var info = stat()
         guard stat(target, &info) == 0 else {
-            let output = BatchPlan.absolute(decodedPath, in: Path.parent(BatchPlan.absolute(job.output)))
+            let output = BatchPlan.absolute(decodedPath, in: place.outputFolder)
             if let input = inputsByOutput[PathKey(output)] { return (.page(input: input, fragment: fragment.map(Self.decoded)), nil) }
             return (.missing(target), nil)
         }
@@ -80,7 +105,7 @@ package struct SiteLinks: Sendable {
         case .directory:
             // A folder with an index page in the run: its `index.html`, named, so that the link
             // works from `file://` too (where a folder shows as a listing).
-            let index = Path.join(BatchPlan.absolute(decodedPath, in: Path.parent(BatchPlan.absolute(job.output))), "index.html")
+            let index = Path.join(BatchPlan.absolute(decodedPath, in: place.outputFolder), "index.html")
             guard let input = inputsByOutput[PathKey(index)] else { return nil }
             let href = (path.hasSuffix("/") ? path : path + "/") + "index.html" + (query.map { "?" + $0 } ?? "") + (fragment.map { "#" + $0 } ?? "")
             return (.page(input: input, fragment: fragment.map(Self.decoded)), href)
@@ -154,13 +179,28 @@ package struct SiteLinks: Sendable {
     }
 
     /// The relative URL from `folder` to `file` (both absolute), each segment percent-encoded.
+    /// (By bytes: a site makes one per link, and names are bytes.)
     static func relative(from folder: String, to file: String) -> String {
-        let from = folder.split(separator: "/")
-        let to = file.split(separator: "/")
+        relative(from: components(of: folder), to: file)
+    }
+
+    /// A path's components, as bytes.
+    static func components(of path: String) -> [ArraySlice<UInt8>] {
+        Array(path.utf8).split(separator: UInt8(ascii: "/"))
+    }
+
+    /// `relative(from:to:)` from a folder given by its components.
+    static func relative(from: [ArraySlice<UInt8>], to file: String) -> String {
+        let to = Array(file.utf8.split(separator: UInt8(ascii: "/")))
         var common = 0
-        while common < from.count && common < to.count - 1 && from[common] == to[common] { common += 1 }
-        let up = Array(repeating: "..", count: from.count - common)
-        return (up + to[common...].map { DocsIndex.percentEncoded(String($0)) }).joined(separator: "/")
+        while common < from.count && common < to.count - 1 && from[common].elementsEqual(to[common]) { common += 1 }
+        var url: [UInt8] = []
+        for _ in common..<from.count { url += "../".utf8 }
+        for (number, part) in to[common...].enumerated() {
+            if number > 0 { url.append(UInt8(ascii: "/")) }
+            DocsIndex.appendPercentEncoded(part, to: &url)
+        }
+        return String(decoding: url, as: UTF8.self)
     }
 }
 
@@ -194,19 +234,24 @@ package struct LinkFact: Sendable, Equatable {
 package final class PageLinks: @unchecked Sendable {
     // (Unchecked: one page is rendered by one thread.)
     private let site: SiteLinks
-    private let job: BatchJob
-    /// The local links met, in order.
+    private let place: SiteLinks.Place
+    /// The local links met that the link check needs, in order (all but those to a whole
+    /// page of the run).
     package private(set) var facts: [LinkFact] = []
 
     init(site: SiteLinks, job: BatchJob) {
         self.site = site
-        self.job = job
+        place = SiteLinks.Place(job)
     }
 
     /// The destination to write for `url` found at `line`/`column` of the page's source,
     /// or nil to write it as it is.
     func href(for url: String, line: Int, column: Int) -> String? {
-        guard let (target, href) = site.resolve(url, in: job) else { return nil }
+        guard let (target, href) = site.resolve(url, at: place) else { return nil }
+        // A link to a whole page of the run has nothing left to check: a run in which that
+        // page is gone has other inputs, and converts every page again. (Not kept, a page
+        // of thousands of such links costs nothing in memory or in the build record.)
+        if case .page(_, let fragment) = target, fragment?.isEmpty ?? true { return href }
         facts.append(LinkFact(target: target, url: url, line: line, column: column))
         return href
     }
