@@ -174,7 +174,7 @@ final class PageHeadingIdentifiers {
     /// own `id` and no other element of the page has it; nil otherwise. (A heading whose id
     /// is stated in the source has it in mkdocs too: it is not asked for.)
     func mkdocsID(title: String, id: String) -> String? {
-        let theirs = mkdocs.id(for: title)
+        let theirs = mkdocs.id(for: title, ours: id)
         guard theirs != id, used.insert(theirs).inserted else { return nil }
         return theirs
     }

@@ -15,9 +15,12 @@ struct MkDocsSlug {
         used.insert(id)
     }
 
-    /// The id mkdocs gives the next heading, titled `title`.
-    mutating func id(for title: String) -> String {
-        unique(Self.slug(title))
+    /// The id mkdocs gives the next heading, titled `title`; when its slug is `ours` (as
+    /// it mostly is), that string is the one kept, so that a page of a million headings
+    /// does not hold each id twice.
+    mutating func id(for title: String, ours: String = "") -> String {
+        let slug = Self.slug(title)
+        return unique(slug.utf8.elementsEqual(ours.utf8) ? ours : slug)
     }
 
     /// Python-Markdown's `unique`: `id` if free, else the first free `base_n` past the
