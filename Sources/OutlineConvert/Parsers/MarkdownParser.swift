@@ -111,7 +111,12 @@ public struct MarkdownParser: OutlineReader {
 /// lower level. `foldAll` collapses a node and every node below it that says nothing itself.
 private struct TreeBuilder {
     private var stack: [(level: Int, node: OutlineNode, foldAll: Bool)] = []
-    private var roots: [OutlineNode] = []
+    /// The top-level nodes, in runs of `runLength` (the last one open): one array grown by
+    /// doubling would hold a document of a million headings up to three times over while it
+    /// grows, in memory of its own, while runs this small reuse what cmark frees as the
+    /// headings are read. Joined once, at the end.
+    private var roots: [[OutlineNode]] = [[]]
+    private static let runLength = 512
 
     mutating func open(_ node: consuming OutlineNode, level: Int, foldAll: Bool) {
         while let top = stack.last, top.level >= level { closeTop() }
@@ -126,13 +131,25 @@ private struct TreeBuilder {
 
     mutating func finish() -> [OutlineNode] {
         while !stack.isEmpty { closeTop() }
-        return roots
+        if roots.count == 1 { return roots[0] }
+        var all: [OutlineNode] = []
+        all.reserveCapacity(roots.reduce(0) { $0 + $1.count })
+        for index in roots.indices {
+            all += roots[index]
+            roots[index] = []  // (each run let go once copied)
+        }
+        return all
     }
 
     private mutating func closeTop() {
         guard let (_, popped, foldAll) = stack.popLast() else { return }
         let node = foldAll ? Self.foldingAll(popped) : popped
-        if stack.isEmpty { roots.append(node) } else { stack[stack.count - 1].node.children.append(node) }
+        if stack.isEmpty {
+            if roots[roots.count - 1].count == Self.runLength { roots.append([]) }
+            roots[roots.count - 1].append(node)
+        } else {
+            stack[stack.count - 1].node.children.append(node)
+        }
     }
 
     private static func foldingAll(_ node: OutlineNode) -> OutlineNode {

@@ -145,6 +145,12 @@ final class PageHeadingIdentifiers {
     private var stated: Set<String> = []
 
     init(_ outline: Outline? = nil) {
+        // (Room for every section at once, as `IdentifierAssigner` makes it: a set grown by
+        // doubling holds its old and new tables together each time.)
+        var count = 0
+        outline?.forEachNode { _ in count += 1 }
+        used.reserveCapacity(count)
+        mkdocs = MkDocsSlug(capacity: count)
         outline?.forEachNode { node in
             used.insert(node.id)
             if !Self.isSlug(node.id, of: node.title) {

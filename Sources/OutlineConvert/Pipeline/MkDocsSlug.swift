@@ -10,6 +10,11 @@ struct MkDocsSlug {
     /// repeated by the thousand).
     private var known: [String: Int] = [:]
 
+    /// Room for `capacity` ids.
+    init(capacity: Int = 0) {
+        used.reserveCapacity(capacity)
+    }
+
     /// An id the page states (mkdocs never gives it to a heading).
     mutating func reserve(_ id: String) {
         used.insert(id)
