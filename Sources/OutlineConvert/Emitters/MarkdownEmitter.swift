@@ -257,3 +257,17 @@ struct MarkdownEmitter: OutlineWriter {
         return content.allSatisfy { $0 == mark }
     }
 }
+
+extension String {
+    /// The text's lines, split at LF only (by bytes: no grapheme breaking).
+    fileprivate var lines: [Substring] {
+        var lines: [Substring] = []
+        var start = utf8.startIndex
+        for index in utf8.indices where utf8[index] == .lineFeed {
+            lines.append(self[start..<index])
+            start = utf8.index(after: index)
+        }
+        lines.append(self[start...])
+        return lines
+    }
+}

@@ -32,7 +32,7 @@ struct TextEmitter: OutlineWriter {
         for node in nodes {
             let here = position
             position += 1
-            let marker: StaticString = !node.isCollapsible ? (ascii ? "* " : "• ") : node.isCollapsed ? (ascii ? "+ " : "▸ ") : (ascii ? "- " : "▾ ")
+            let marker = TextMarker.of(collapsible: node.isCollapsible, open: !node.isCollapsed, ascii: ascii)
             text.write(indent)
             text.write(marker)
             text.write(Self.oneLine(node.title))
