@@ -43,7 +43,7 @@ package struct OutputList: Sendable {
         let root = BatchPlan.absolute(outputDirectory)
         let current = made.compactMap { Path.relative(BatchPlan.absolute($0), below: root) }
         var seen = Set(current.map(PathKey.init))
-        let candidates = previous + (inputFolders.map { ownPages(in: outputDirectory, inputFolders: $0) } ?? [])
+        let candidates = previous + (inputFolders.map { ownPages(in: outputDirectory, inputFolders: $0, except: seen) } ?? [])
         return (current, present(candidates.filter { seen.insert(PathKey($0)).inserted }, in: outputDirectory))
     }
 
@@ -66,8 +66,9 @@ package struct OutputList: Sendable {
     /// site's own folder. Hidden folders are not looked in, and links are not followed. This
     /// finds stale pages with no list at all (`--no-cache`, or a fresh clone of a committed
     /// site). Folders that hold inputs (`inputFolders`) are never looked in: an output folder that
-    /// holds its input folder holds pages that are not this run's.
-    static func ownPages(in outputDirectory: String, inputFolders: [String]) -> [String] {
+    /// holds its input folder holds pages that are not this run's. Files in `except` (this
+    /// run's outputs) are not read.
+    static func ownPages(in outputDirectory: String, inputFolders: [String], except made: Set<PathKey> = []) -> [String] {
         var found: [String] = []
         var pending = [""]
         let root = BatchPlan.resolved(outputDirectory)
@@ -84,6 +85,7 @@ package struct OutputList: Sendable {
                     let real = Path.join(root, path)
                     if !inputs.contains(where: { Path.isWithin(real, $0) }) { pending.append(path) }
                 case S_IFREG:
+                    if made.contains(PathKey(path)) { continue }
                     if path.hasPrefix(DocsSite.sharedFolder + "/") {
                         found.append(path)
                     } else if Path.fileExtension(name) == "html",
