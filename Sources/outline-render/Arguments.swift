@@ -16,6 +16,8 @@ struct Arguments {
     var templatePath: String?
     /// Options that only some writers use (`--ascii`, `--fragment`, …), as given.
     var writerOptions: [String] = []
+    /// Options that only a site uses (`--site-url`), as given.
+    var siteOptions: [String] = []
     var jobs: Int?
     var check = false
     var strict = false
@@ -76,6 +78,7 @@ struct Arguments {
                 try option.apply(&self, try value())
             }
             if option.forWriter { writerOptions.append(name) }
+            if option.forSite { siteOptions.append(name) }
         }
         if inputs.isEmpty && undecodableInputs.isEmpty { inputs = ["-"] }
         if !toWasGiven, let output, let format = OutputFormat(pathExtension: Path.fileExtension(output)) {

@@ -84,11 +84,17 @@ struct CLI {
             if parsed.index && options.to != .html {
                 return usageError("'--index' writes an HTML page; it needs HTML output")
             }
+            for option in parsed.siteOptions where options.to != .html && !parsed.quiet {
+                printError("outline-render: warning: '\(option)' has no effect on \(options.to) output: it is for a site, in HTML")
+            }
             let batch = Batch(parsed: parsed, options: options, outputDirectory: output, reporter: reporter, temporaries: temporaries)
             if parsed.watch { return watch(batch, output: output, reporter: reporter) }
             return max(batch.run(), undecodableFailed)
         }
         if parsed.index { return usageError("'--index' is for folders and several inputs") }
+        for option in parsed.siteOptions where !parsed.quiet {
+            printError("outline-render: warning: '\(option)' has no effect on one file: it is for a site (a folder or several inputs)")
+        }
         guard let input = parsed.inputs.first else { return undecodableFailed }
         if parsed.watch, let output = parsed.output {
             return watch(input, to: output, options: options, parsed: parsed, reporter: reporter, temporaries: temporaries)

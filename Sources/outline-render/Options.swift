@@ -16,6 +16,9 @@ struct Option: Sendable {
     var choices: [String]? = nil
     /// Whether only some writers use it (a warning when given with another output).
     var forWriter = false
+    /// Whether only a site (a folder or several inputs to HTML) uses it: a warning when
+    /// given with one file.
+    var forSite = false
     /// Sets what it sets: a flag is given "", an option its value.
     let apply: @Sendable (inout Arguments, String) throws -> Void
 
@@ -136,7 +139,8 @@ extension Arguments {
         },
         Option(
             names: ["--site-url"], value: "url",
-            help: "With a folder to HTML: the site's address once published (https://…/): canonical links in every page, and sitemap.xml."
+            help: "With a folder to HTML: the site's address once published (https://…/): canonical links in every page, and sitemap.xml.",
+            forSite: true
         ) {
             guard $1.hasPrefix("https://") || $1.hasPrefix("http://"), $1.count > 8,
                 !$1.contains(where: { $0.isWhitespace || $0 == "\"" || $0 == "<" })

@@ -181,4 +181,21 @@ import Testing
         for format in OutputFormat.all { #expect(help.stdout.contains(format.name)) }
         for format in InputFormat.all { #expect(help.stdout.contains(format.name)) }
     }
+
+    /// `--site-url` is for a site: on one file, or with a folder to another format, it
+    /// is a warning, and the output is what it is without it.
+    @Test func aSiteOptionElsewhereIsAWarning() throws {
+        let plain = try Support.tool("-t", "html", input: "# A\n")
+        let one = try Support.tool("-t", "html", "--site-url", "https://example.org/", input: "# A\n")
+        #expect(one.status == 0 && one.stdout == plain.stdout)
+        #expect(one.stderr.contains("warning: '--site-url' has no effect on one file"))
+        let folder = try Support.temporaryDirectory()
+        defer { Support.remove(folder) }
+        try Support.write("# A\n", to: folder.appendingPathComponent("docs/a.md"))
+        let json = try Support.tool("docs", "-o", "out", "-t", "json", "--site-url", "https://example.org/", "--no-cache", cwd: folder)
+        #expect(json.status == 0 && json.stderr.contains("warning: '--site-url' has no effect on json output"))
+        let site = try Support.tool("docs", "-o", "site", "--site-url", "https://example.org/", "--no-cache", cwd: folder)
+        #expect(site.status == 0 && !site.stderr.contains("warning"), "\(site.stderr)")
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("site/sitemap.xml").path))
+    }
 }
