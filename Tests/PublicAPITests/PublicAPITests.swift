@@ -46,19 +46,27 @@ import Testing
         }
     }
 
-    @Test func eachReaderParsesItsFormatOnItsOwn() throws {
-        let markdown = try MarkdownParser().parse("# A {#a}\nText.\n", file: "a.md").outline
+    /// The readers are reached through `Converter.read`: by the file's extension, or the
+    /// format named in the options.
+    @Test func eachFormatIsReadThroughTheConverter() throws {
+        let reader = Converter(options: ConversionOptions())
+        let markdown = try reader.read(Array("# A {#a}\nText.\n".utf8), file: "a.md").outline
         #expect(markdown.nodes.map(\.id) == ["a"] && markdown.nodes.first?.body == "Text.")
-        let xml = try XMLSectionParser().parse(Array("<outline><item title='B' collapsed='true'>b</item></outline>".utf8), file: "b.xml")
+        let xml = try reader.read(Array("<outline><item title='B' collapsed='true'>b</item></outline>".utf8), file: "b.xml")
         #expect(xml.outline.nodes.first?.collapsed == true)
-        let plist = try PlistParser().parse(
-            Array("<plist><array><dict><key>name</key><string>C</string></dict></array></plist>".utf8), file: "c.plist")
+        let plist = try reader.read(Array("<plist><array><dict><key>name</key><string>C</string></dict></array></plist>".utf8), file: "c.plist")
         #expect(plist.outline.nodes.map(\.title) == ["C"])
-        let json = try JSONOutlineParser().parse(Array(#"{"version": 1, "sections": [{"title": "D"}]}"#.utf8), file: "d.json")
+        let json = try reader.read(Array(#"{"version": 1, "sections": [{"title": "D"}]}"#.utf8), file: "d.json")
         #expect(json.outline.nodes.map(\.title) == ["D"])
         let opml = Array("<opml><head><expansionState>1</expansionState></head><body><outline text='E' _note='e'/></body></opml>".utf8)
-        #expect(try OPMLParser().parse(opml, file: "e.opml").outline.nodes.first?.collapsed == false)
-        #expect(try OPMLParser(expansion: .omni).parse(opml, file: "e.opml").outline.nodes.first?.collapsed == true)
+        #expect(try reader.read(opml, file: "e.opml").outline.nodes.first?.collapsed == false)
+        var omni = ConversionOptions()
+        omni.opmlExpansion = .omni
+        #expect(try Converter(options: omni).read(opml, file: "e.opml").outline.nodes.first?.collapsed == true)
+        var named = ConversionOptions()
+        named.from = .xml
+        #expect(
+            try Converter(options: named).read(Array("<outline><item title='F'/></outline>".utf8), file: "f.txt").outline.nodes.map(\.title) == ["F"])
     }
 
     @Test func formatsByNameExtensionAndContent() {

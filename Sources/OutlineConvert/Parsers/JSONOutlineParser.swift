@@ -3,13 +3,13 @@
 /// "attributes", "children"}`. A wrong type is an error at the value's line and column,
 /// naming its key path (`sections[2].children[0].collapsed`); an unknown key is a warning.
 /// A `collapsed` key counts as a marker of the source. Nesting is limited like XML's.
-public struct JSONOutlineParser: OutlineReader {
+struct JSONOutlineParser: OutlineReader {
     let name = "json"
     let extensions = ["json"]
     let isText = true
 
     /// A parser; it keeps no state between documents.
-    public init() {}
+    init() {}
 
     func sniff(_ head: ArraySlice<UInt8>) -> Bool { isOutline(head) }
 
@@ -29,7 +29,7 @@ public struct JSONOutlineParser: OutlineReader {
     }
 
     /// Parses the JSON outline in `bytes`; `file` names it in messages.
-    public func parse(_ bytes: [UInt8], file: String) throws -> ParsedDocument {
+    func parse(_ bytes: [UInt8], file: String) throws -> ParsedDocument {
         // The root object and the sections array, then two levels (object, children) per node.
         let root = try JSONReader.parse(bytes, file: file, maxDepth: 2 + 2 * XMLReader.maxDepth)
         var reader = Mapper(bytes: bytes, file: file)

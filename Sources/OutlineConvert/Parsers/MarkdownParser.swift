@@ -8,7 +8,7 @@
 /// nested under the nearest preceding heading of a lower level; the text between headings
 /// is each node's body, as the exact source slice. Bodies are GitHub Flavored Markdown
 /// (`markdown`), or strict CommonMark (`commonmark`).
-public struct MarkdownParser: OutlineReader {
+struct MarkdownParser: OutlineReader {
     var name: String { flavor == .gitHub ? "markdown" : "commonmark" }
     var extensions: [String] { flavor == .gitHub ? ["md", "markdown", "mdown", "mkd", "mkdn"] : [] }
     let isText = true
@@ -17,7 +17,7 @@ public struct MarkdownParser: OutlineReader {
 
     /// A parser of GitHub Flavored Markdown; it keeps no state between documents. Its limits
     /// on hostile shapes scale with `maxInputSize` (see `MarkdownLimits`).
-    public init(maxInputSize: Int = ConversionOptions.defaultMaxInputSize) {
+    init(maxInputSize: Int = ConversionOptions.defaultMaxInputSize) {
         self.init(maxInputSize: maxInputSize, flavor: .gitHub)
     }
 
@@ -37,12 +37,12 @@ public struct MarkdownParser: OutlineReader {
     }
 
     /// Parses Markdown `text`; `file` names the source in messages.
-    public func parse(_ text: String, file: String) throws -> ParsedDocument {
+    func parse(_ text: String, file: String) throws -> ParsedDocument {
         try parse(bytes: Array(text.utf8), file: file)
     }
 
     /// Parses Markdown from raw bytes: they must be UTF-8 without NUL bytes (else a located error).
-    public func parse(bytes: consuming [UInt8], file: String) throws -> ParsedDocument {
+    func parse(bytes: consuming [UInt8], file: String) throws -> ParsedDocument {
         try parse(bytes: bytes, file: file, structureOnly: false)
     }
 

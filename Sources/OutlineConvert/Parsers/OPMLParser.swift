@@ -5,16 +5,16 @@
 /// element as an outline attribute (`<ownerName>`, `<dateCreated>`, …). With an
 /// `expansionState`, a node it does not expand that has children or a note starts collapsed;
 /// without one, nothing is marked. A bad entry in it is a warning.
-public struct OPMLParser: OutlineReader {
+struct OPMLParser: OutlineReader {
     let name = "opml"
     let extensions = ["opml"]
 
     /// How `<expansionState>` is read; nil: the way the file was written (see
     /// `OPMLExpansionReading`).
-    public var expansion: OPMLExpansionReading?
+    var expansion: OPMLExpansionReading?
 
     /// A parser; it keeps no state between documents.
-    public init(expansion: OPMLExpansionReading? = nil) { self.expansion = expansion }
+    init(expansion: OPMLExpansionReading? = nil) { self.expansion = expansion }
 
     func sniff(_ head: ArraySlice<UInt8>) -> Bool { XMLRootName.of(head) == "opml" }
 
@@ -33,7 +33,7 @@ public struct OPMLParser: OutlineReader {
     }
 
     /// Parses the OPML in `bytes`; `file` names it in messages.
-    public func parse(_ bytes: [UInt8], file: String) throws -> ParsedDocument {
+    func parse(_ bytes: [UInt8], file: String) throws -> ParsedDocument {
         try parse(XMLSource(bytes), file: file)
     }
 

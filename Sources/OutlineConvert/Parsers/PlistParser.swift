@@ -5,12 +5,12 @@
 /// `sections`. A section dict has `name` or `title`, and optionally `collapsed`, `detail`,
 /// `id`, `items` (strings or section dicts) and `attributes`. OpenStep has only strings,
 /// so there `collapsed` is `YES`/`NO` (or `true`/`false`, `1`/`0`).
-public struct PlistParser: OutlineReader {
+struct PlistParser: OutlineReader {
     let name = "plist"
     let extensions = ["plist"]
 
     /// A parser; it keeps no state between documents.
-    public init() {}
+    init() {}
 
     /// An XML plist, or a binary one.
     func sniff(_ head: ArraySlice<UInt8>) -> Bool {
@@ -29,7 +29,7 @@ public struct PlistParser: OutlineReader {
     }
 
     /// Parses the plist in `bytes`; `file` names it in messages.
-    public func parse(_ bytes: [UInt8], file: String) throws -> ParsedDocument {
+    func parse(_ bytes: [UInt8], file: String) throws -> ParsedDocument {
         if bytes.starts(with: Array("bplist00".utf8)) {
             return try document(BinaryPlist.parse(bytes, file: file, maxDepth: XMLReader.maxDepth), file: file, isOpenStep: false)
         } else if XMLRootName.of(bytes.prefix(65_536)) != nil || bytes.contains(0) {

@@ -3,12 +3,12 @@
 /// `<item>`s. A `<section title=… collapsed=true|false id=…>` may start with a `<detail>`;
 /// an `<item title=…>text</item>` is a leaf whose text is its body. Other attributes (of
 /// `<outline>` too) are kept as attributes; any other element is an error.
-public struct XMLSectionParser: OutlineReader {
+struct XMLSectionParser: OutlineReader {
     let name = "xml"
     let extensions = ["xml"]
 
     /// A parser; it keeps no state between documents.
-    public init() {}
+    init() {}
 
     func sniff(_ head: ArraySlice<UInt8>) -> Bool { XMLRootName.of(head) == "outline" }
 
@@ -27,7 +27,7 @@ public struct XMLSectionParser: OutlineReader {
     }
 
     /// Parses the XML in `bytes`; `file` names it in messages.
-    public func parse(_ bytes: [UInt8], file: String) throws -> ParsedDocument {
+    func parse(_ bytes: [UInt8], file: String) throws -> ParsedDocument {
         try parse(XMLSource(bytes), file: file)
     }
 
