@@ -292,7 +292,7 @@ import Testing
         #expect(Support.outputs(dir.appending(path: "out")) == ["a/x.html"])
     }
 
-    @Test func interruptingLeavesNoTemporaryFiles() throws {
+    @Test(.slow) func interruptingLeavesNoTemporaryFiles() throws {
         let dir = try Support.temporaryDirectory()
         defer { Support.remove(dir) }
         let big = String(repeating: "# Section\n\nSome *text* with [a link](https://example.org).\n\n", count: 4000)

@@ -147,7 +147,7 @@ import Testing
     /// One file is written as it is made, a chunk (1 MiB) at a time: the bytes must be those
     /// the library returns whole, on standard output and in a file, and a file that already
     /// holds them is left alone (its modification time kept).
-    @Test func largeOutputsAreStreamedWithTheSameBytes() throws {
+    @Test(.slow) func largeOutputsAreStreamedWithTheSameBytes() throws {
         let dir = try Support.temporaryDirectory()
         defer { Support.remove(dir) }
         let markdown = (0..<19_000).map { "# Section \($0) & <more>\n\nText of section \($0), with *emphasis*.\n\n" }.joined()

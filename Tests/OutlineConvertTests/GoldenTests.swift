@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import OutlineConvert
+
 /// The examples against golden outputs in Tests/golden. The goldens were checked by eye and
 /// are re-checked by oracles on every run (Tests/oracle: cmark for the HTML bodies, plistlib
 /// for the plist, the JSON Schema for the JSON).
@@ -38,7 +40,7 @@ import Testing
             "Examples/docs/reference.xml", "Tests/fixtures/writers.json", "Tests/fixtures/products-openstep.plist",
             "Tests/fixtures/products-binary.plist",
         ]
-        return sources.flatMap { source in ["html", "text", "json", "markdown", "xml", "opml", "plist"].map { (source, $0) } }
+        return sources.flatMap { source in OutputFormat.all.map { (source, $0.name) } }
     }()
 
     @Test(arguments: everyFormat.indices)

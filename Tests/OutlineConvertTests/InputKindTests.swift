@@ -9,7 +9,7 @@ import Testing
     /// Folders of thousands of entries fill `readdir`'s buffer to its end; a name must be read
     /// up to its NUL, not as the entry's whole 256-byte array (AddressSanitizer, which runs
     /// this suite, stopped the tool on it: a read past the buffer).
-    @Test func foldersOfThousandsOfEntriesAreReadWithinTheirBuffer() throws {
+    @Test(.slow) func foldersOfThousandsOfEntriesAreReadWithinTheirBuffer() throws {
         let dir = try Support.temporaryDirectory()
         defer { Support.remove(dir) }
         for folder in ["in", "many"] {

@@ -4,7 +4,7 @@ import Testing
 @testable import OutlineConvert
 
 /// docs/safety.md: A signal or a full disk leaves no temporary file, and a rerun ends as a clean run.
-@Suite struct InterruptTests {
+@Suite(.slow) struct InterruptTests {
 
     @Test(arguments: [[SIGINT, 130], [SIGTERM, 143], [SIGHUP, 129]] as [[Int32]])
     func aSignalRemovesEveryTemporaryFileAndExitsAsDocumented(pair: [Int32]) throws {

@@ -25,7 +25,7 @@ import Testing
         }
     }
 
-    @Test func aMessageIsAlwaysOneShortLine() throws {
+    @Test(.slow) func aMessageIsAlwaysOneShortLine() throws {
         let forged = "x\nREADME.md:1:1: error: forged"
         let plist = """
             <?xml version="1.0"?><plist version="1.0"><dict><key>sections</key><array><dict>

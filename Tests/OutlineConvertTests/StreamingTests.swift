@@ -51,7 +51,7 @@ import Testing
         bytes.flatMap { $0 == 10 ? ending : [$0] }
     }
 
-    @Test func examplesAndLargeFilesGiveWhatTheWholeFileGives() throws {
+    @Test(.slow) func examplesAndLargeFilesGiveWhatTheWholeFileGives() throws {
         let dir = try Support.temporaryDirectory()
         defer { Support.remove(dir) }
         var inputs: [(name: String, bytes: [UInt8])] = []
@@ -77,7 +77,7 @@ import Testing
 
     /// Errors and warnings near the end of a large file are placed from the whole file,
     /// read again: the window no longer holds the start of their lines.
-    @Test func problemsFarIntoALargeFileArePlacedExactly() throws {
+    @Test(.slow) func problemsFarIntoALargeFileArePlacedExactly() throws {
         let dir = try Support.temporaryDirectory()
         defer { Support.remove(dir) }
         let large = largeOutline(3000)

@@ -183,3 +183,12 @@ struct SeededGenerator: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
+
+extension Trait where Self == ConditionTrait {
+    /// Marks a slow test or suite (one that runs the built tool many times or on large
+    /// inputs, or waits on other processes): it does not run when `OUTLINE_RENDER_QUICK`
+    /// is set (`scripts/test --quick`).
+    static var slow: Self {
+        .disabled(if: ProcessInfo.processInfo.environment["OUTLINE_RENDER_QUICK"] != nil, "slow: not in the quick lane")
+    }
+}

@@ -22,6 +22,20 @@ def run(*args, input=None, check=True):
     return result
 
 
+def _formats(label):
+    """The format names `--help` lists after `label`: the tool's own lists (InputFormat.all,
+    OutputFormat.all), so that a format added there is tested everywhere these are used."""
+    match = re.search(label + r": ([a-z, ]+)\.", " ".join(run("--help").stdout.split()))
+    assert match, f"--help lists no '{label}'"
+    return match[1].split(", ")
+
+
+INPUT_FORMATS = _formats("Input format")
+OUTPUT_FORMATS = _formats("Output format")
+# The formats written and read back: every output format that is also an input format.
+OUTLINE_FORMATS = [f for f in OUTPUT_FORMATS if f in INPUT_FORMATS]
+
+
 def to_json(path, *args):
     return json.loads(run(path, "-t", "json", *args).stdout)
 
@@ -188,3 +202,8 @@ def differences_from_oracle(markdown, args, command):
     if bodies != expected:
         differs.append(f"bodies differ:\nours:   {bodies!r}\noracle: {expected!r}")
     return differs
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "quick: one oracle sample per format, and one browser and one site check (scripts/test --quick runs only these)")

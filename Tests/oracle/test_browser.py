@@ -69,6 +69,7 @@ def click_summary(driver, element_id):
     driver.find_element(By.CSS_SELECTOR, f"#{element_id} > summary").click()
 
 
+@pytest.mark.quick
 @pytest.mark.parametrize("name,source", [("products", "products.md"), ("products-plist", "plist/products.plist"), ("people", "people.md")])
 def test_initial_state_matches_the_source(browser, pages, name, source):
     browser.get(pages[name])

@@ -70,6 +70,7 @@ def blank_front_matter(markdown):
     return markdown
 
 
+@pytest.mark.quick
 @pytest.mark.parametrize("name", ["products.md", "people.md"])
 def test_example_bodies_equal_cmark_of_each_slice(name):
     path = EXAMPLES / name

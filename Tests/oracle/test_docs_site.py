@@ -110,6 +110,7 @@ def built(tmp_path):
     return tmp_path, result
 
 
+@pytest.mark.quick
 def test_every_link_and_image_resolves_and_every_anchor_exists(built):
     root, result = built
     assert result.returncode == 0, result.stderr

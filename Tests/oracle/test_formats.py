@@ -12,7 +12,7 @@ import xml.etree.ElementTree as ET
 import jsonschema
 import pytest
 
-from conftest import EXAMPLES, NS, ROOT, body_normalized, preorder, run, title_normalized, to_json
+from conftest import EXAMPLES, NS, OUTPUT_FORMATS, ROOT, body_normalized, preorder, run, title_normalized, to_json
 
 FIXTURES = ROOT / "Tests" / "fixtures"
 SCHEMA = json.loads((ROOT / "Schemas" / "outline.schema.json").read_text())
@@ -156,6 +156,7 @@ def strip(nodes):
     return out
 
 
+@pytest.mark.quick
 @pytest.mark.parametrize("name,text", [("omnioutliner.opml", OMNIOUTLINER), ("old.opml", OPML_1),
                                        ("products.opml", (EXAMPLES / "opml" / "products.opml").read_text())])
 def test_opml_reads_as_xml_etree_and_the_expansion_rule_say(tmp_path, name, text):
@@ -362,6 +363,7 @@ def check_markdown(outline, text):
 GOLDEN = ROOT / "Tests" / "golden" / "formats"
 
 
+@pytest.mark.quick
 @pytest.mark.parametrize("golden", sorted(GOLDEN.rglob("*.json")), ids=lambda p: str(p.relative_to(GOLDEN)))
 def test_every_format_golden_agrees_with_independent_parsers(golden):
     """The byte-for-byte goldens of GoldenTests.swift, read by other code than ours: the
@@ -405,5 +407,5 @@ def test_json_reads_back_to_the_same_bytes_in_every_format(source, tmp_path):
     json_path = tmp_path / "outline.json"
     json_path.write_text(run(source, "--to", "json").stdout)
     jsonschema.Draft202012Validator(SCHEMA).validate(json.loads(json_path.read_text()))
-    for fmt in ("html", "text", "json", "markdown", "xml", "opml", "plist"):
+    for fmt in OUTPUT_FORMATS:
         assert run(json_path, "--to", fmt).stdout == run(source, "--to", fmt).stdout, fmt

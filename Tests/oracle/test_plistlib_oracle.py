@@ -133,6 +133,7 @@ def _preorder(nodes):
         yield from _preorder(n["children"])
 
 
+@pytest.mark.quick
 def test_example_plist_matches_plistlib_and_the_golden_json():
     from conftest import EXAMPLES, GOLDEN
     import json

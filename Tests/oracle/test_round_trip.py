@@ -14,10 +14,11 @@ import re
 
 import pytest
 
-from conftest import EXAMPLES, run
+from conftest import EXAMPLES, OUTLINE_FORMATS, OUTPUT_FORMATS, run
 
-FORMATS = {"markdown": "md", "xml": "xml", "plist": "plist", "opml": "opml", "json": "json"}
-RENDERED = {"html": "html", "text": "txt", "json": "json"}
+# Each outline format by the extension it is written with, and the formats that only render.
+FORMATS = {fmt: {"markdown": "md"}.get(fmt, fmt) for fmt in OUTLINE_FORMATS}
+RENDERED = {fmt: {"text": "txt"}.get(fmt, fmt) for fmt in OUTPUT_FORMATS if fmt not in FORMATS or fmt == "json"}
 
 # The Markdown writer escapes a body line that would read as a heading (`\# x`, `\---`):
 # docs/formats.md's one exception. Outlines that went through Markdown are compared with it undone.

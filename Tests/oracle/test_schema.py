@@ -20,6 +20,7 @@ def test_outputs_validate(path):
     validate(document)
 
 
+@pytest.mark.quick
 def test_schema_rejects_what_the_format_forbids():
     good = {"version": 1, "body": "", "sections": [{"id": "a", "title": "A", "collapsed": False, "body": "", "children": []}]}
     validate(good)

@@ -8,7 +8,7 @@ import subprocess
 
 import pytest
 
-from conftest import ROOT, TOOL, run
+from conftest import OUTPUT_FORMATS, ROOT, TOOL, run
 
 HELP = run("--help").stdout
 OPTIONS = sorted(set(re.findall(r"^  (-\w|--[\w-]+)(?:, (--[\w-]+))?", HELP, re.M)))
@@ -54,7 +54,7 @@ def test_bash_completes_options_formats_and_inputs(tmp_path):
     (tmp_path / "cat.plist").write_text("<plist/>")
     (tmp_path / "image.png").write_bytes(b"x")
     (tmp_path / "docs").mkdir()
-    assert bash_complete(["outline-render", "--to", ""], tmp_path) == sorted(["html", "text", "json", "markdown", "xml", "opml", "plist"])
+    assert bash_complete(["outline-render", "--to", ""], tmp_path) == sorted(OUTPUT_FORMATS)
     assert bash_complete(["outline-render", "-f", "o"], tmp_path) == ["opml"]
     assert bash_complete(["outline-render", "--error-format", ""], tmp_path) == ["github", "gnu"]
     assert "--collapse-depth" in bash_complete(["outline-render", "--coll"], tmp_path)
@@ -88,7 +88,7 @@ def test_fish_completes_options_and_formats(tmp_path):
                                 capture_output=True, text=True, cwd=tmp_path)
         assert result.returncode == 0, result.stderr
         return [l.split("\t")[0] for l in result.stdout.splitlines()]
-    assert {"html", "markdown", "opml", "plist"} <= set(complete("outline-render --to "))
+    assert set(OUTPUT_FORMATS) <= set(complete("outline-render --to "))
     assert "--strict" in complete("outline-render --str")
 
 
