@@ -24,7 +24,8 @@ struct Arguments {
     var cacheDirectory: String?
     var noCache = false
     var watch = false
-    var index = false
+    /// What is site-wide (`--site-url`, `--index`).
+    var site = SiteOptions()
     var errorFormat = Reporter.Format.gnu
     var quiet = false
     var verbose = false
@@ -40,7 +41,7 @@ struct Arguments {
 
     /// Parses `arguments`; those at `undecodable` positions were not UTF-8 (and are shown
     /// escaped): as inputs they fail one by one, as option values they are a usage error.
-    init(_ arguments: [String], undecodable: Set<Int> = []) throws {
+    init(_ arguments: [String], undecodable: Set<Int> = []) throws(UsageError) {
         var rest = Array(arguments.enumerated())[...]
         var onlyInputs = false
         while let (position, argument) = rest.popFirst() {
@@ -59,7 +60,7 @@ struct Arguments {
                 name = String(argument[..<equals])
                 inlineValue = String(argument[argument.index(after: equals)...])
             }
-            func value() throws -> String {
+            func value() throws(UsageError) -> String {
                 if undecodable.contains(position) || inlineValue == nil && rest.first.map({ undecodable.contains($0.offset) }) == true {
                     throw UsageError(message: "The value of '\(name)' is not valid UTF-8")
                 }
@@ -67,15 +68,23 @@ struct Arguments {
                 guard let next = rest.popFirst() else { throw UsageError(message: "Missing value for '\(name)'") }
                 return next.element
             }
-            func flag() throws {
+            func flag() throws(UsageError) {
                 if inlineValue != nil { throw UsageError(message: "Option '\(name)' takes no value") }
             }
             guard let option = Self.option(named: name) else { throw UsageError(message: "Unknown option '\(name)'") }
+            let given: String
             if option.value == nil {
                 try flag()
-                try option.apply(&self, "")
+                given = ""
             } else {
-                try option.apply(&self, try value())
+                given = try value()
+            }
+            do {
+                try option.apply(&self, given)
+            } catch let error as UsageError {
+                throw error
+            } catch {
+                throw UsageError(message: "'\(name)': \(error)")
             }
             if option.forWriter { writerOptions.append(name) }
             if option.forSite { siteOptions.append(name) }

@@ -39,12 +39,12 @@ struct Batch {
             options.to == .html
             ? DocsSite(
                 links: SiteLinks(jobs: plan.jobs, outputDirectory: outputDirectory),
-                outputDirectory: outputDirectory, index: parsed.index ? Path.join(outputDirectory, "index.html") : nil,
-                siteURL: options.siteURL)
+                outputDirectory: outputDirectory, index: parsed.site.index ? Path.join(outputDirectory, "index.html") : nil,
+                siteURL: parsed.site.siteURL)
             : nil
         // A site's pages depend on which files are inputs (their links point at them).
         let inputs =
-            site == nil ? "" : BuildRecord.hash(Array(plan.jobs.map(\.input).joined(separator: "\u{0}").utf8)) + (parsed.index ? "+index" : "")
+            site == nil ? "" : BuildRecord.hash(Array(plan.jobs.map(\.input).joined(separator: "\u{0}").utf8)) + "\u{0}" + parsed.site.fingerprint
         let key = [options.fingerprint, Self.programIdentity, inputs].joined(separator: "\u{0}")
         let record = reading.map { BuildRecord($0, key: key) }
         if !parsed.check {
@@ -55,7 +55,7 @@ struct Batch {
             converter: Converter(options: options), workers: parsed.jobs ?? max(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 1),
             check: parsed.check, temporaries: temporaries, record: record, protected: plan.inputIdentities, site: site,
             outputDirectory: outputDirectory)
-        let tally = Tally(keepsPages: parsed.index || site != nil, failed: plan.failures.count)
+        let tally = Tally(keepsPages: parsed.site.index || site != nil, failed: plan.failures.count)
         let total = plan.jobs.count
         let reporter = reporter
         // In a site, the link check runs once every page is read, before any is written: an
@@ -102,7 +102,7 @@ struct Batch {
                 made.append(result.job.output)
             }
         }
-        if parsed.index, let index = writeIndex(tally.pages, runner: runner, tally: tally) { made.append(index) }
+        if parsed.site.index, let index = writeIndex(tally.pages, runner: runner, tally: tally) { made.append(index) }
         if !parsed.check { record?.save(temporaries: temporaries) }
         removeStale(
             list: cacheFile.map(OutputList.init(recordFile:)), made: made,

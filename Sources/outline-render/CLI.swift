@@ -29,10 +29,8 @@ struct CLI {
         let parsed: Arguments
         do {
             parsed = try Arguments(arguments, undecodable: undecodable)
-        } catch let error as Arguments.UsageError {
-            return usageError(error.message)
         } catch {
-            return 2
+            return usageError(error.message)
         }
         if parsed.help {
             print(Arguments.help, terminator: "")
@@ -54,10 +52,8 @@ struct CLI {
         if let path = parsed.templatePath {
             do {
                 options.html.template = try PageTemplate(text: readText(path), path: path)
-            } catch let error as ConversionError {
-                reporter.error(error)
-                return 1
             } catch {
+                reporter.error(ConversionError.unexpected(error, file: path))
                 return 1
             }
         }
@@ -81,7 +77,7 @@ struct CLI {
             guard let output = parsed.output else {
                 return usageError("Converting a folder or several inputs needs '-o <folder>'")
             }
-            if parsed.index && options.to != .html {
+            if parsed.site.index && options.to != .html {
                 return usageError("'--index' writes an HTML page; it needs HTML output")
             }
             for option in parsed.siteOptions where options.to != .html && !parsed.quiet {
@@ -91,7 +87,7 @@ struct CLI {
             if parsed.watch { return watch(batch, output: output, reporter: reporter) }
             return max(batch.run(), undecodableFailed)
         }
-        if parsed.index { return usageError("'--index' is for folders and several inputs") }
+        if parsed.site.index { return usageError("'--index' is for folders and several inputs") }
         for option in parsed.siteOptions where !parsed.quiet {
             printError("outline-render: warning: '\(option)' has no effect on one file: it is for a site (a folder or several inputs)")
         }
@@ -148,10 +144,8 @@ struct CLI {
             reporter.outcome(outcome, input: name, output: output)
             if case .stale = outcome { return 1 }
             return strictFailure
-        } catch let error as ConversionError {
-            reporter.error(error)
-            return 1
         } catch {
+            reporter.error(ConversionError.unexpected(error, file: name))
             return 1
         }
     }

@@ -135,7 +135,7 @@ extension Arguments {
             names: ["--index"], value: nil,
             help: "With a folder: also write index.html, a collapsible outline of the pages; every page links back to it."
         ) {
-            a, _ in a.index = true
+            a, _ in a.site.index = true
         },
         Option(
             names: ["--site-url"], value: "url",
@@ -156,7 +156,7 @@ extension Arguments {
                         "--site-url takes the site's address without a query (?), fragment (#) or user (@), such as https://example.org/docs/; got '\($1)'"
                 )
             }
-            $0.conversion.siteURL = $1
+            $0.site.siteURL = $1
         },
         Option(
             names: ["--cache-dir"], value: "folder", help: "Keep the record of what a folder run wrote here.",

@@ -236,10 +236,8 @@ package struct BatchRunner: Sendable {
         let input: [UInt8]
         do {
             input = try converter.load(job.input)
-        } catch let error as ConversionError {
-            return .done(BatchResult(job: job, outcome: .failed(error), warnings: [], title: nil))
         } catch {
-            return .done(BatchResult(job: job, outcome: .failed(.io(path: job.input, "cannot read")), warnings: [], title: nil))
+            return .done(BatchResult(job: job, outcome: .failed(.unexpected(error, file: job.input)), warnings: [], title: nil))
         }
         if let (title, facts, warnings, pager) = record?.unchanged(job, status: status, input: input, lookup: lookup) {
             return .unchanged(
@@ -252,10 +250,8 @@ package struct BatchRunner: Sendable {
             let page = try waiting.keep(conversion.bytes, for: job.output)
             conversion.bytes = []
             return .converted(conversion, input: (BuildRecord.hash(input), status), waiting: page)
-        } catch let error as ConversionError {
-            return .done(BatchResult(job: job, outcome: .failed(error), warnings: [], title: nil))
         } catch {
-            return .done(BatchResult(job: job, outcome: .failed(.io(path: job.output, "\(error)")), warnings: [], title: nil))
+            return .done(BatchResult(job: job, outcome: .failed(.unexpected(error, file: job.output)), warnings: [], title: nil))
         }
     }
 
@@ -275,7 +271,7 @@ package struct BatchRunner: Sendable {
                     conversion.bytes = try waiting.take(page)
                 } catch {
                     return BatchResult(
-                        job: job, outcome: .failed(error as? ConversionError ?? .io(path: job.output, "\(error)")), warnings: [], title: nil)
+                        job: job, outcome: .failed(.unexpected(error, file: job.output)), warnings: [], title: nil)
                 }
             }
             conversion.bytes = Self.splice(pager, into: conversion.bytes)
@@ -387,10 +383,8 @@ package struct BatchRunner: Sendable {
             let bytes = try Files.read(source, limit: 1 << 30)
             if !check { try folders.make(Path.parent(output)) }
             return try Self.deliver(bytes, to: output, check: check, temporaries: temporaries, protected: protected, replacingLinks: true)
-        } catch let error as ConversionError {
-            return .failed(error)
         } catch {
-            return .failed(.io(path: output, "\(error)"))
+            return .failed(.unexpected(error, file: output))
         }
     }
 
@@ -416,10 +410,8 @@ package struct BatchRunner: Sendable {
             let outcome = try Self.deliver(
                 conversion.bytes, to: job.output, check: check, temporaries: temporaries, protected: protected, replacingLinks: true)
             return BatchResult(job: job, outcome: outcome, warnings: conversion.warnings, title: conversion.title, facts: conversion.facts)
-        } catch let error as ConversionError {
-            return BatchResult(job: job, outcome: .failed(error), warnings: [], title: nil)
         } catch {
-            return BatchResult(job: job, outcome: .failed(.io(path: job.output, "\(error)")), warnings: [], title: nil)
+            return BatchResult(job: job, outcome: .failed(.unexpected(error, file: job.output)), warnings: [], title: nil)
         }
     }
 }

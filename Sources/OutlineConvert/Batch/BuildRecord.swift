@@ -299,7 +299,7 @@ extension ConversionOptions {
 
     /// `value` as stable text: sets sorted, formats and templates by what tells them apart,
     /// structures field by field.
-    private static func describe(_ value: Any, into parts: inout [String]) {
+    fileprivate static func describe(_ value: Any, into parts: inout [String]) {
         switch value {
         case let set as Set<String>: parts.append(set.sorted().joined(separator: "\u{1}"))
         case let format as InputFormat: parts.append(format.name)
@@ -318,5 +318,15 @@ extension ConversionOptions {
             default: parts.append(String(describing: value))
             }
         }
+    }
+}
+
+extension SiteOptions {
+    /// Every site-wide setting that can change a page, as one stable string (see
+    /// `ConversionOptions.fingerprint`).
+    package var fingerprint: String {
+        var parts: [String] = []
+        ConversionOptions.describe(self, into: &parts)
+        return parts.joined(separator: "\u{0}")
     }
 }

@@ -12,11 +12,12 @@ public struct HTMLOptions: Equatable, Sendable {
     public var toc = false
 
     /// HTML options; every one off by default.
-    public init(fragment: Bool = false, unsafe: Bool = false, accordion: Bool = false, template: PageTemplate? = nil) {
+    public init(fragment: Bool = false, unsafe: Bool = false, accordion: Bool = false, template: PageTemplate? = nil, toc: Bool = false) {
         self.fragment = fragment
         self.unsafe = unsafe
         self.accordion = accordion
         self.template = template
+        self.toc = toc
     }
 }
 
@@ -72,12 +73,12 @@ private struct Page {
     /// when there is one, first, as an element of its own).
     func render(_ outline: Outline, pageTitle: String, sizeHint: Int = 0, sink: OutputSink? = nil) -> [UInt8] {
         var html = ByteBuffer(capacity: sink == nil ? Self.estimatedSize(outline, sourceSize: sizeHint) : 0, sink: sink)
-        let toc = options.toc || outline.attributes["toc"]?.lowercased() == "true"
+        let toc = options.toc || outline.asksForTableOfContents
         if options.fragment {
             if toc { TableOfContents.write(outline, into: &html) }
             writeContent(outline, pageTitle: pageTitle, into: &html)
         } else {
-            let lang = outline.attributes["lang"] ?? "en"
+            let lang = outline.language ?? "en"
             (options.template ?? .default).render(
                 title: pageTitle, lang: lang, site: site, into: &html,
                 toc: { toc ? TableOfContents.write(outline, into: &$0) : () }, content: { writeContent(outline, pageTitle: pageTitle, into: &$0) })

@@ -9,8 +9,6 @@
 struct MarkdownEmitter: OutlineWriter {
     let name = "markdown"
     let extensions = ["md", "markdown"]
-    /// The attribute that carries a depth past six.
-    static let depthAttribute = "outline-depth"
     /// Front-matter keys the reader takes for itself.
     private static let reservedFrontMatter: Set<String> = ["title", "collapse-depth"]
     /// Classes the reader takes as collapse markers.
@@ -75,7 +73,7 @@ struct MarkdownEmitter: OutlineWriter {
         // reads the heading first.
         for key in node.attributes.keys.sorted() {
             let value = node.attributes[key] ?? ""
-            if key == "class" {
+            if key == AttributeKey.classes {
                 for name in value.split(separator: " ").map(String.init) {
                     if Self.markerClasses.contains(name) || !Self.isAttributeWord(name) {
                         warnings.dropped("class \(name)", of: node, because: "the reader would take it as something else")
@@ -83,7 +81,7 @@ struct MarkdownEmitter: OutlineWriter {
                         pieces.append("." + Self.escapedInline(name))
                     }
                 }
-            } else if key == Self.depthAttribute || (key == "visibility" && value == "folded") {
+            } else if key == AttributeKey.depth || (key == "visibility" && value == "folded") {
                 warnings.dropped(key, of: node, because: "the reader takes it as a marker")
             } else if !Self.isAttributeKey(key) {
                 warnings.dropped(key, of: node, because: "it is not a pandoc attribute name")
@@ -93,7 +91,7 @@ struct MarkdownEmitter: OutlineWriter {
                 pieces.append(Self.escapedKey(key) + "=" + Self.quotedValue(value))
             }
         }
-        if depth > 6 { pieces.append(Self.depthAttribute + "=\"\(depth)\"") }
+        if depth > 6 { pieces.append(AttributeKey.depth + "=\"\(depth)\"") }
         return pieces
     }
 

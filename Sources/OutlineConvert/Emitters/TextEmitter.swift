@@ -41,7 +41,7 @@ struct TextEmitter: OutlineWriter {
             if let feed = links.feed { text.write(" (feed <" + Self.oneLine(feed) + ">)") }
             text.write("\n" as StaticString)
             if node.isCollapsed {
-                position += Self.count(node.children)
+                position += node.descendantCount
                 continue
             }
             let bodyIndent = indent + "  "
@@ -52,11 +52,6 @@ struct TextEmitter: OutlineWriter {
             }
             write(node.children, ascii: ascii, indent: bodyIndent, bodies: bodies, position: &position, into: &text)
         }
-    }
-
-    /// How many nodes `nodes` hold, at every depth.
-    private static func count(_ nodes: [OutlineNode]) -> Int {
-        nodes.reduce(nodes.count) { $0 + count($1.children) }
     }
 
     private static func oneLine(_ title: String) -> String {

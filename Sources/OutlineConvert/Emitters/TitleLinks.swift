@@ -15,7 +15,7 @@ struct TitleLinks {
     /// The links of `node`; unless `unsafe`, a URL cmark would not link in safe mode
     /// (`javascript:`, `vbscript:`, `file:`, `data:`) is left out, as in bodies.
     init(_ node: OutlineNode, unsafe: Bool) {
-        guard let type = node.attributes["type"]?.lowercased() else { return }
+        guard let type = node.linkType else { return }
         func safe(_ key: String) -> String? {
             guard let url = node.attributes[key]?.trimmed, !url.isEmpty else { return nil }
             return unsafe || !Self.isDangerous(url) ? url : nil

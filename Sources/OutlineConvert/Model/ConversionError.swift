@@ -27,3 +27,11 @@ public enum ConversionError: Error, Equatable, Sendable, CustomStringConvertible
     /// `path:line:column: error: reason`, as compilers print it.
     public var description: String { "\(location): error: \(reason)" }
 }
+
+extension ConversionError {
+    /// `error` as a `ConversionError`: itself if it is one, else an I/O error at `file`
+    /// that names it (no error leaves the tool unreported).
+    package static func unexpected(_ error: any Error, file: String) -> ConversionError {
+        error as? ConversionError ?? .io(path: file, String(describing: error))
+    }
+}

@@ -61,7 +61,7 @@ struct HeadingMarkers {
             default: classes.append(name)
             }
         }
-        if !classes.isEmpty { self.attributes["class"] = classes.joined(separator: " ") }
+        if !classes.isEmpty { self.attributes[AttributeKey.classes] = classes.joined(separator: " ") }
         for (key, value) in attributes.pairs {
             if key == "visibility" && value == "folded" { collapsed = true; continue }
             self.attributes[key] = value

@@ -84,9 +84,9 @@ struct MarkdownParser: OutlineReader {
             var attributes = markers.attributes
             var level = heading.level
             // The Markdown writer's fallback for depths past six: `###### x {outline-depth="9"}`.
-            if level == 6, let depth = attributes[MarkdownEmitter.depthAttribute].flatMap({ Int($0) }), depth > 6 {
+            if level == 6, let depth = attributes[AttributeKey.depth].flatMap({ Int($0) }), depth > 6 {
                 level = min(depth, XMLReader.maxDepth)
-                attributes[MarkdownEmitter.depthAttribute] = nil
+                attributes[AttributeKey.depth] = nil
             }
             tree.open(
                 OutlineNode(

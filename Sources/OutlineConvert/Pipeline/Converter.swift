@@ -21,9 +21,6 @@ public struct ConversionOptions: Equatable, Sendable {
     /// How an OPML `<expansionState>` is read and written: nil reads it the way the file was
     /// written and writes the spec's way (`--opml-expansion`).
     public var opmlExpansion: OPMLExpansionReading?
-    /// A docs site's address once published (`--site-url`): pages carry their canonical URL
-    /// under it, and the site a `sitemap.xml`.
-    public var siteURL: String?
     /// The largest input read, in bytes (`--max-input-size`); larger files are refused unread.
     public var maxInputSize = ConversionOptions.defaultMaxInputSize
     /// The default `maxInputSize`: 256 MiB.
@@ -169,7 +166,7 @@ public struct Converter: Sendable {
             outline.forEachNode { ids.append($0.id) }
             ids += Self.htmlIDs(in: output)
             facts = PageFacts(
-                ids: ids, links: site.links.facts, order: outline.attributes["order"].flatMap { Double($0.trimmed) },
+                ids: ids, links: site.links.facts, order: outline.order,
                 search: site.search?.finish() ?? [])
         }
         return Conversion(bytes: output, warnings: document.warnings + warnings, title: title, facts: facts)
