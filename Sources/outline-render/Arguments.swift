@@ -108,8 +108,8 @@ struct Arguments {
 
     /// A folder, several inputs, or an existing folder as `-o`: convert a tree.
     var isBatch: Bool {
-        return inputs.count + undecodableInputs.count > 1 || inputs.contains { $0 != "-" && isDirectory($0) }
-            || (inputs != ["-"] && output.map(isDirectory) == true)
+        return inputs.count + undecodableInputs.count > 1 || inputs.contains { $0 != "-" && Files.isDirectory($0) }
+            || (inputs != ["-"] && output.map(Files.isDirectory) == true)
     }
 
     /// `text` wrapped to lines of at most `width` characters, each after `indent`.

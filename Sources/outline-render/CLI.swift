@@ -13,6 +13,23 @@ import Synchronization
 struct CLI {
     static let version = "0.1.0"
 
+    /// This program's own file (size and time): a rebuilt outline-render may write other
+    /// bytes, so a folder build's record is valid only for the program that wrote it.
+    static var programIdentity: String {
+        var info = stat()
+        guard stat("/proc/self/exe", &info) == 0 else { return "unknown" }
+        return "\(info.st_size)-\(info.modifiedNanoseconds)-\(version)"
+    }
+
+    /// A folder build's exit status: 0, 1 when something failed or is stale, 2 when refused.
+    static func exitStatus(_ status: BuildStatus) -> Int32 {
+        switch status {
+        case .succeeded: 0
+        case .failed: 1
+        case .refused: 2
+        }
+    }
+
     let arguments: [String]
     /// Positions in `arguments` of those that were not UTF-8 (shown there with `\xNN`).
     let undecodable: Set<Int>
@@ -83,9 +100,14 @@ struct CLI {
             for option in parsed.siteOptions where options.to != .html && !parsed.quiet {
                 printError("outline-render: warning: '\(option)' has no effect on \(options.to) output: it is for a site, in HTML")
             }
-            let batch = Batch(parsed: parsed, options: options, outputDirectory: output, reporter: reporter, temporaries: temporaries)
-            if parsed.watch { return watch(batch, output: output, reporter: reporter) }
-            return max(batch.run(), undecodableFailed)
+            var settings = BuildSettings(inputs: parsed.inputs, outputDirectory: output, programIdentity: Self.programIdentity)
+            settings.check = parsed.check
+            settings.jobs = parsed.jobs
+            settings.cacheDirectory = parsed.cacheDirectory
+            settings.noCache = parsed.noCache
+            let builder = SiteBuilder(conversion: options, site: parsed.site, settings: settings, reporter: reporter, temporaries: temporaries)
+            if parsed.watch { return watch(builder, output: output, reporter: reporter) }
+            return max(Self.exitStatus(builder.build()), undecodableFailed)
         }
         if parsed.site.index { return usageError("'--index' is for folders and several inputs") }
         for option in parsed.siteOptions where !parsed.quiet {
@@ -180,19 +202,19 @@ struct CLI {
     /// build record skips what did not change, and it removes the outputs of inputs that
     /// are gone). Runs until a signal ends the process (which removes temporary files); an
     /// input that is missing at the start ends it at once (status 1).
-    private func watch(_ batch: Batch, output: String, reporter: Reporter) -> Int32 {
-        if let missing = batch.parsed.inputs.first(where: { FileIdentity(path: $0) == nil }) {
+    private func watch(_ builder: SiteBuilder, output: String, reporter: Reporter) -> Int32 {
+        if let missing = builder.settings.inputs.first(where: { FileIdentity(path: $0) == nil }) {
             reporter.error(.io(path: missing, "cannot read: there is no such file or folder; nothing to watch"))
             return 1
         }
-        let roots = batch.parsed.inputs.map { isDirectory($0) ? $0 : Path.parent($0) }
+        let roots = builder.settings.inputs.map { Files.isDirectory($0) ? $0 : Path.parent($0) }
         let watcher = FolderWatcher(roots: roots, excluding: output)
         watcher.start()
-        _ = batch.run()
+        _ = builder.build()
         reporter.summary("watching \(roots.map(Quote.oneLine).joined(separator: ", ")); Ctrl-C to stop")
         while true {
             watcher.waitForChange()
-            _ = batch.run()
+            _ = builder.build()
         }
     }
 
@@ -266,12 +288,6 @@ struct CLI {
 
 func printError(_ message: String) {
     Files.writeToStandardError(message + "\n")
-}
-
-/// Whether `path` is a folder (following symbolic links).
-func isDirectory(_ path: String) -> Bool {
-    var info = stat()
-    return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
 }
 
 func readText(_ path: String) throws -> String {

@@ -140,7 +140,7 @@ final class FolderWatcher {
             let names = Files.names(in: folder)
             for name in names where !name.hasPrefix(".") {
                 let path = folder + "/" + name
-                if isDirectory(path) { pending.append(path) }
+                if Files.isDirectory(path) { pending.append(path) }
             }
         }
         return found

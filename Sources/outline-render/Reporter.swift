@@ -8,7 +8,7 @@ import OutlineConvert
 /// Everything the command says on standard error: errors and warnings (GCC style or GitHub
 /// Actions annotations), `-v` notes, a progress line when stderr is a terminal, and the
 /// batch summary. Whole lines only, one writer at a time.
-final class Reporter: @unchecked Sendable {
+final class Reporter: BuildReporter, @unchecked Sendable {
     /// How problems are printed.
     enum Format: String {
         /// `path:line:column: error: message`
@@ -35,6 +35,12 @@ final class Reporter: @unchecked Sendable {
         self.quiet = quiet
         self.verbose = verbose
         showsProgress = !quiet && isatty(STDERR_FILENO) == 1
+    }
+
+    /// Why a folder run did not start or stopped before writing.
+    func refusal(_ message: String) {
+        clearProgress()
+        printError("Error: \(message)")
     }
 
     func error(_ error: ConversionError) {

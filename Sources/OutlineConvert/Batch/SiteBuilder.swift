@@ -1,0 +1,255 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// What a folder build says as it goes; the command line prints it (its `Reporter`).
+package protocol BuildReporter: AnyObject, Sendable {
+    /// Input `done` of `total` is being converted.
+    func progress(_ done: Int, of total: Int, _ path: String)
+    /// The progress line is done with.
+    func clearProgress()
+    /// A `-v` note.
+    func note(_ message: @autoclosure () -> String)
+    func warning(_ diagnostic: Diagnostic)
+    func error(_ error: ConversionError)
+    /// A problem that is not tied to an input's content (a stale output).
+    func error(file: String, _ message: String)
+    /// How one output ended.
+    func outcome(_ outcome: BatchOutcome, input: String, output: String)
+    /// A line of the summary (always shown but with `-q`).
+    func summary(_ message: String)
+    /// Why the build did not start, or stopped before writing: the run is refused (exit 2).
+    func refusal(_ message: String)
+    /// Warnings counted as errors (`--strict`).
+    var promoted: Int { get }
+}
+
+/// How a folder build runs, apart from what it converts (`ConversionOptions`) and what is
+/// site-wide (`SiteOptions`).
+package struct BuildSettings: Sendable {
+    /// The files and folders named on the command line.
+    package var inputs: [String]
+    /// The folder the tree is mirrored into (`-o`).
+    package var outputDirectory: String
+    /// Write nothing: report what is missing, differs or is stale (`--check`).
+    package var check = false
+    /// Files converted at once; nil: every core.
+    package var jobs: Int?
+    /// Where the build record is kept (`--cache-dir`); nil: the default.
+    package var cacheDirectory: String?
+    /// Keep no record (`--no-cache`).
+    package var noCache = false
+    /// What tells this program's builds apart (a rebuilt program may write other bytes).
+    package var programIdentity: String
+
+    package init(inputs: [String], outputDirectory: String, programIdentity: String) {
+        self.inputs = inputs
+        self.outputDirectory = outputDirectory
+        self.programIdentity = programIdentity
+    }
+}
+
+/// How a build ended.
+package enum BuildStatus: Equatable, Sendable {
+    /// Everything converted (and with `--check`, up to date).
+    case succeeded
+    /// An input failed, an output is stale or missing, or a warning counted as an error.
+    case failed
+    /// Nothing was written: the plan or the site's check refused the run.
+    case refused
+}
+
+/// A folder (or several inputs) converted into an output folder; in HTML, a docs site. The
+/// steps, in order (`build`): plan the jobs → read the last run's record → convert the
+/// pages, holding each until the site's check has run (links, assets, conflicts) and its
+/// previous / next links are known → copy the assets → write the shared files and the
+/// search index → write the index page → save the record → remove what is stale →
+/// summarise. The worker pool (`BatchRunner`) runs the jobs.
+package struct SiteBuilder {
+    package let conversion: ConversionOptions
+    package let site: SiteOptions
+    package let settings: BuildSettings
+    package let reporter: any BuildReporter
+    package let temporaries: TemporaryFiles
+
+    package init(
+        conversion: ConversionOptions, site: SiteOptions, settings: BuildSettings, reporter: any BuildReporter, temporaries: TemporaryFiles
+    ) {
+        self.conversion = conversion
+        self.site = site
+        self.settings = settings
+        self.reporter = reporter
+        self.temporaries = temporaries
+    }
+
+    private var outputDirectory: String { settings.outputDirectory }
+
+    /// Runs the build.
+    package func build() -> BuildStatus {
+        let cacheFile = settings.noCache ? nil : BuildRecord.cacheFile(outputDirectory: outputDirectory, cacheDirectory: settings.cacheDirectory)
+        // The last run's record is read while the jobs are planned. `--check` compares every
+        // output's bytes, whatever the record says.
+        let reading = settings.check ? nil : cacheFile.map(BuildRecord.Reading.init)
+        guard let plan = plan() else { return .refused }
+        // HTML into a folder is a docs site: links between pages, assets, the link check.
+        let docs =
+            conversion.to == .html
+            ? DocsSite(
+                links: SiteLinks(jobs: plan.jobs, outputDirectory: outputDirectory),
+                outputDirectory: outputDirectory, index: site.index ? Path.join(outputDirectory, "index.html") : nil,
+                siteURL: site.siteURL)
+            : nil
+        let record = reading.map { BuildRecord($0, key: recordKey(plan, isSite: docs != nil)) }
+        if !settings.check {
+            // Earlier versions kept the record in the output folder, where a deploy published it.
+            unlink(Path.join(outputDirectory, BuildRecord.legacyFileName))
+        }
+        let runner = BatchRunner(
+            converter: Converter(options: conversion), workers: settings.jobs ?? max(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 1),
+            check: settings.check, temporaries: temporaries, record: record, protected: plan.inputIdentities, site: docs,
+            outputDirectory: outputDirectory)
+        let tally = BuildTally(keepsPages: site.index || docs != nil, failed: plan.failures.count)
+        guard let (navigation, linkCheck) = convertPages(plan, site: docs, runner: runner, tally: tally) else { return .refused }
+        var made = plan.jobs.map(\.output)
+        // (When no page converted, there is no site to navigate or search.)
+        if let docs, let navigation, !tally.pages.isEmpty {
+            navigation.warnings.forEach(reporter.warning)
+            linkCheck.warnings.forEach(reporter.warning)
+            made += copyAssets(linkCheck.assets, runner: runner, tally: tally)
+            made += writeSharedFiles(of: docs, navigation: navigation, runner: runner, tally: tally)
+        }
+        if site.index, let index = writeIndex(tally.pages, runner: runner, tally: tally) { made.append(index) }
+        if !settings.check { record?.save(temporaries: temporaries) }
+        removeStale(
+            list: cacheFile.map(OutputList.init(recordFile:)), made: made,
+            complete: plan.failures.isEmpty && settings.inputs.allSatisfy { FileIdentity(path: $0) != nil }, tally: tally)
+        reporter.summary(tally.summary(check: settings.check, skipped: plan.skipped.count))
+        return tally.failed + tally.stale + tally.missing + reporter.promoted > 0 ? .failed : .succeeded
+    }
+
+    /// The jobs: every input and what it writes; nil (and said) when the plan is refused.
+    private func plan() -> BatchPlan? {
+        let plan: BatchPlan
+        do {
+            plan = try BatchPlan(inputs: settings.inputs, outputDirectory: outputDirectory, format: conversion.to)
+        } catch {
+            reporter.refusal("\(error)")
+            return nil
+        }
+        for skipped in plan.skipped { reporter.note("\(skipped.path): skipped: \(skipped.reason)") }
+        plan.warnings.forEach(reporter.warning)
+        plan.failures.forEach(reporter.error)
+        if !settings.check {
+            TemporaryFiles.removeStale(inFoldersOf: plan.jobs.map(\.output))
+        }
+        return plan
+    }
+
+    /// What the record of a run is valid for: the options, this program, and in a site
+    /// which files are inputs (its pages' links point at them) and the site's options.
+    private func recordKey(_ plan: BatchPlan, isSite: Bool) -> String {
+        let inputs = isSite ? BuildRecord.hash(Array(plan.jobs.map(\.input).joined(separator: "\u{0}").utf8)) + "\u{0}" + site.fingerprint : ""
+        return [conversion.fingerprint, settings.programIdentity, inputs].joined(separator: "\u{0}")
+    }
+
+    /// Converts every job and writes its output, reporting each result in order. In a site,
+    /// the link check runs once every page is read, before any is written: an asset that
+    /// would land on a page or on a file the site makes stops the run (nil, nothing written).
+    private func convertPages(_ plan: BatchPlan, site: DocsSite?, runner: BatchRunner, tally: BuildTally) -> (
+        navigation: SiteNavigation?, linkCheck: (warnings: [Diagnostic], assets: [(source: String, output: String)])
+    )? {
+        var linkCheck: (warnings: [Diagnostic], assets: [(source: String, output: String)]) = ([], [])
+        var conflicts: [String] = []
+        let total = plan.jobs.count
+        let reporter = reporter
+        let navigation = runner.run(
+            plan.jobs,
+            started: { index, job in
+                reporter.progress(index + 1, of: total, job.input)
+            },
+            beforeWriting: { pages, _ in
+                guard let site else { return true }
+                linkCheck = SiteCheck.run(pages, links: site.links)
+                conflicts = site.conflicts(of: linkCheck.assets, pages: plan.jobs)
+                return conflicts.isEmpty
+            },
+            report: { result in
+                tally.add(result)
+                Self.report(result, to: reporter)
+            })
+        reporter.clearProgress()
+        guard conflicts.isEmpty else {
+            reporter.refusal(conflicts.map(Quote.oneLine).joined(separator: "\n"))
+            return nil
+        }
+        return (navigation, linkCheck)
+    }
+
+    /// Copies the files pages link to; returns their outputs.
+    private func copyAssets(_ assets: [(source: String, output: String)], runner: BatchRunner, tally: BuildTally) -> [String] {
+        for asset in assets {
+            let outcome = runner.copy(asset.source, to: asset.output)
+            tally.addAsset(outcome)
+            reporter.outcome(outcome, input: asset.source, output: asset.output)
+        }
+        return assets.map(\.output)
+    }
+
+    /// The site's navigation and style (`outline-site/`), its sitemap and its search index;
+    /// returns their paths.
+    private func writeSharedFiles(of site: DocsSite, navigation: SiteNavigation, runner: BatchRunner, tally: BuildTally) -> [String] {
+        var results = site.sharedFiles(navigation: navigation).map { runner.write($0.bytes, to: $0.path) }
+        results.append(runner.writeSearchIndex(of: site, navigation: navigation, pages: tally.pages))
+        for result in results {
+            tally.add(result, countsAsPage: false)
+            Self.report(result, to: reporter)
+        }
+        return results.map(\.job.output)
+    }
+
+    /// `index.html` in the output folder, unless the tree makes one itself; returns its path
+    /// when it made one.
+    private func writeIndex(_ pages: [BatchResult], runner: BatchRunner, tally: BuildTally) -> String? {
+        guard let result = runner.index(of: pages, outputDirectory: outputDirectory) else {
+            reporter.note("\(outputDirectory)/index.html: made by the tree itself; no index written")
+            return nil
+        }
+        tally.add(result, countsAsPage: false)
+        Self.report(result, to: reporter)
+        return result.job.output
+    }
+
+    /// Removes what an earlier run wrote into the output folder and this one did not (its
+    /// source is gone), or with `--check` reports it as stale: what the list kept beside
+    /// the build record names, and in a site every page that carries outline-render's
+    /// generator mark (so that a fresh clone, or `--no-cache`, which keeps no list, finds
+    /// them too). `complete` is false when part of the tree could not be read, and then
+    /// nothing is removed.
+    private func removeStale(list: OutputList?, made: [String], complete: Bool, tally: BuildTally) {
+        let previous = list?.read() ?? []
+        let pagesAside = conversion.to == .html && settings.inputs.allSatisfy(Files.isDirectory)
+        let (current, gone) = OutputList.stale(
+            made: made, previous: previous, in: outputDirectory, pagesAside: pagesAside ? settings.inputs : nil)
+        if settings.check {
+            for relative in gone {
+                reporter.error(file: Path.join(outputDirectory, relative), "stale: no input makes it any more; a build removes it")
+                tally.addStale()
+            }
+            return
+        }
+        let left = complete ? OutputList.remove(gone, from: outputDirectory) : gone
+        for relative in gone where complete && !left.contains(relative) {
+            reporter.summary("\(Quote.oneLine(Path.join(outputDirectory, relative))): removed, no input makes it any more")
+        }
+        if complete && !gone.isEmpty { tally.addRemoved(gone.count - left.count) }
+        guard let list, !(previous.isEmpty && current.isEmpty) else { return }
+        list.save(current + left, temporaries: temporaries)
+    }
+
+    private static func report(_ result: BatchResult, to reporter: any BuildReporter) {
+        result.warnings.forEach(reporter.warning)
+        reporter.outcome(result.outcome, input: result.job.input, output: result.job.output)
+    }
+}
