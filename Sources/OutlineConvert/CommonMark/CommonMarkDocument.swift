@@ -118,9 +118,11 @@ final class CommonMarkDocument {
         guard var root = tree(of: text, memory: memory) else { return nil }
         var additions = Additions(blocks: CollapsibleBlocks(memory: memory))
         var headings: [OpaquePointer]
-        switch flavor {
-        case .gitHub:
-            if MkDocsBlocks.mayHold(text) {
+        // (Strict CommonMark takes the short way: only its headings are looked for.)
+        if flavor == .commonMark {
+            headings = structureOnly ? [] : Self.nodes(under: root) { $0 == CMARK_NODE_HEADING }.filter { isBody || cmark_node_parent($0) != root }
+        } else {
+            if flavor.has(.mkdocsBlocks) && MkDocsBlocks.mayHold(text) {
                 var mkdocs = MkDocsBlocks()
                 for _ in 0..<MkDocsBlocks.maxRounds {
                     guard let rewritten = mkdocs.rewrite(text, root: root), let again = tree(of: rewritten[...], memory: memory) else { break }
@@ -130,9 +132,9 @@ final class CommonMarkDocument {
                 }
                 if !mkdocs.blocks.isEmpty { additions.blocks.make(mkdocs, under: root) }
             }
-            let mayHoldDetails = CollapsibleBlocks.mayHoldDetails(text)
+            let mayHoldDetails = flavor.has(.details) && CollapsibleBlocks.mayHoldDetails(text)
             var html: [OpaquePointer] = []
-            let extensions = GitHubExtensions(source: text, memory: memory)
+            let extensions = GitHubExtensions(source: text, flavor: flavor, memory: memory)
             if structureOnly {
                 extensions.unmakeHeadingsOfTables(under: root)
                 headings = []
@@ -148,7 +150,7 @@ final class CommonMarkDocument {
                         child = cmark_node_next(node)
                     }
                 }
-                if text.contains(bytes: "[!") { additions.blocks.makeAlerts(under: root) }
+                if flavor.has(.alerts) && text.contains(bytes: "[!") { additions.blocks.makeAlerts(under: root) }
             }
             let containers = CollapsibleBlocks.detailsContainers(of: html)
             if !containers.isEmpty {
@@ -156,8 +158,6 @@ final class CommonMarkDocument {
                 let listed = Set(headings)
                 headings += additions.blocks.pairDetails(in: containers, root: root).filter { !listed.contains($0) }
             }
-        case .commonMark:
-            headings = structureOnly ? [] : Self.nodes(under: root) { $0 == CMARK_NODE_HEADING }.filter { isBody || cmark_node_parent($0) != root }
         }
         if !headings.isEmpty && !structureOnly { additions.headings.make(headings, root: root, source: SourceLines(text), memory: memory) }
         return (root, additions)
@@ -365,7 +365,7 @@ final class CommonMarkDocument {
     /// first), and its text to `text`. Raw HTML is omitted unless `unsafe`.
     func appendHTML(ofBlocks range: Range<Int>, unsafe: Bool, to html: inout ByteBuffer, text: SearchText? = nil) {
         completeInlines(ofBlocks: range)
-        if unsafe && flavor == .gitHub {
+        if unsafe && flavor.has(.tagFilter) {
             for case let block? in blockNodes[range] {
                 Self.walk(block) { node, entering in
                     let type = cmark_node_get_type(node)
@@ -379,7 +379,7 @@ final class CommonMarkDocument {
             defer { memory.pointee.free(rendered) }  // (from the tree's allocator)
             let bytes = UnsafeRawBufferPointer(start: rendered, count: strlen(rendered)).assumingMemoryBound(to: UInt8.self)
             // mkdocs' attribute lists (`{ .md-button }` after a link) are Markdown as people write it.
-            if flavor == .gitHub, let applied = AttributeLists.apply(bytes) {
+            if flavor.has(.attributeLists), let applied = AttributeLists.apply(bytes) {
                 html.write(applied)
                 applied.withUnsafeBufferPointer { text?.append(html: $0) }
             } else {

@@ -5,13 +5,6 @@ internal import CCmark
     import Darwin
 #endif
 
-/// How Markdown is read: GitHub Flavored Markdown (cmark's CommonMark plus GitHub's tables,
-/// task lists, strikethrough, extended autolinks and tag filter), or strict CommonMark.
-enum MarkdownFlavor: Sendable {
-    case gitHub
-    case commonMark
-}
-
 /// GitHub's extensions, made on the tree cmark parsed (cmark-gfm cannot be linked beside
 /// cmark: the two libraries define the same symbols). What cmark read as a paragraph of
 /// pipes becomes a table; `~~text~~` in a text node becomes `<del>`; `www.`, `http://` and
@@ -30,16 +23,19 @@ struct GitHubExtensions {
     /// skip a walk of their text.
     private let tildes: Bool
     private let links: Autolinks.Triggers
+    /// Which of them are made.
+    private let flavor: MarkdownFlavor
 
-    init(source bytes: ArraySlice<UInt8>, memory: UnsafeMutablePointer<cmark_mem>) {
-        self.init(source: SourceLines(bytes), memory: memory)
+    init(source bytes: ArraySlice<UInt8>, flavor: MarkdownFlavor, memory: UnsafeMutablePointer<cmark_mem>) {
+        self.init(source: SourceLines(bytes), flavor: flavor, memory: memory)
     }
 
-    private init(source: SourceLines, memory: UnsafeMutablePointer<cmark_mem>) {
+    private init(source: SourceLines, flavor: MarkdownFlavor, memory: UnsafeMutablePointer<cmark_mem>) {
         self.source = source
         self.memory = memory
-        tildes = source.bytes.firstIndex(ofByte: UInt8(ascii: "~")) != nil
-        links = Autolinks.Triggers(source.bytes)
+        tildes = flavor.has(.strikethrough) && source.bytes.firstIndex(ofByte: UInt8(ascii: "~")) != nil
+        links = flavor.has(.autolinks) ? Autolinks.Triggers(source.bytes) : .none
+        self.flavor = flavor
     }
 
     /// Applies the extensions that decide the tree's blocks to the tree under `root`: tables
@@ -52,7 +48,7 @@ struct GitHubExtensions {
         moved: [[LineOrigin]], headings: [OpaquePointer], html: [OpaquePointer]
     ) {
         var origins: [[LineOrigin]] = []
-        if source.mayHoldTables { origins = makeTables(under: root, depth: 0) }
+        if flavor.has(.tables) && source.mayHoldTables { origins = makeTables(under: root, depth: 0) }
         let found = collectBlocks(under: root, skipsMoved: !origins.isEmpty, topLevelHeadings: topLevelHeadings, keepsHTML: keepsHTML)
         for item in found.items { makeTask(item) }
         return (origins, found.headings, found.html)
@@ -69,7 +65,7 @@ struct GitHubExtensions {
     /// which cmark takes for its underline) no heading, as `apply` would, without making
     /// the table: for reading the sections only.
     func unmakeHeadingsOfTables(under root: OpaquePointer) {
-        guard source.mayHoldTables else { return }
+        guard flavor.has(.tables) && source.mayHoldTables else { return }
         var found: [OpaquePointer] = []
         var child = cmark_node_first_child(root)
         while let node = child {
@@ -149,7 +145,7 @@ struct GitHubExtensions {
     private func collectBlocks(
         under root: OpaquePointer, skipsMoved: Bool, topLevelHeadings: Bool, keepsHTML: Bool
     ) -> (items: [OpaquePointer], headings: [OpaquePointer], html: [OpaquePointer]) {
-        let tasks = source.bytes.firstIndex(ofByte: UInt8(ascii: "]")) != nil
+        let tasks = flavor.has(.taskLists) && source.bytes.firstIndex(ofByte: UInt8(ascii: "]")) != nil
         var items: [OpaquePointer] = []
         var headings: [OpaquePointer] = []
         var html: [OpaquePointer] = []
@@ -438,7 +434,7 @@ struct GitHubExtensions {
         guard fragments.count >= cells.fragmentIsCell.count else { return [] }
         // The lines after a table are a paragraph again there, which may hold a table.
         let cellsSource = SourceLines(cells.text[...])
-        let cellsExtensions = GitHubExtensions(source: cellsSource, memory: memory)
+        let cellsExtensions = GitHubExtensions(source: cellsSource, flavor: flavor, memory: memory)
         var levels = [cells.origins]
         if depth < Self.maxTableDepth, found.contains(where: { $0.table.after != nil }), cellsSource.mayHoldTables {
             let inner = cellsExtensions.makeTables(under: document, depth: depth + 1)

@@ -27,6 +27,15 @@ enum Autolinks {
             www = text.contains(bytes: "www.")
         }
 
+        private init() {
+            at = false
+            scheme = false
+            www = false
+        }
+
+        /// For a flavour without autolinks: nothing triggers one.
+        static let none = Triggers()
+
         var any: Bool { at || scheme || www }
 
         /// Whether a text (cmark's, NUL-terminated) may hold one.
