@@ -56,7 +56,7 @@ package struct BatchRunner: Sendable {
     /// written (if it has one).
     package let site: DocsSite?
     /// The output folders made (or found) so far: each is made once, not once per file.
-    private let folders: KnownFolders
+    let folders: KnownFolders
     /// In a docs site: the pages converted, until every page is read.
     private let waiting: WaitingPages
 
@@ -280,7 +280,7 @@ package struct BatchRunner: Sendable {
     }
 
     /// `page` with `pager` in place of its slot (the last: it follows the content).
-    private static func splice(_ pager: String, into page: [UInt8]) -> [UInt8] {
+    static func splice(_ pager: String, into page: [UInt8]) -> [UInt8] {
         let slot = Array(PageSite.pagerSlot.utf8)
         guard let start = page.withUnsafeBufferPointer({ $0.lastIndex(of: slot) }) else { return page }
         var spliced: [UInt8] = []
@@ -307,87 +307,6 @@ package struct BatchRunner: Sendable {
         return result
     }
 
-    /// Writes (or with `check`, compares) `index.html` in `outputDirectory`: every page by
-    /// title, in folder order, converted like the pages themselves. Nil when one of the
-    /// pages is that `index.html` already.
-    package func index(of pages: [BatchResult], outputDirectory: String) -> BatchResult? {
-        let path = Path.join(outputDirectory, "index.html")
-        guard !pages.contains(where: { BatchPlan.absolute($0.job.output) == BatchPlan.absolute(path) }) else { return nil }
-        let entries = pages.compactMap { page in page.title.map { (page.job.output, $0) } }
-        let markdown = DocsIndex.markdown(title: "Index", pages: entries, outputDirectory: outputDirectory)
-        var options = converter.options
-        options.from = .markdown
-        options.title = nil
-        options.collapse = CollapseOptions()
-        let indexConverter = Converter(options: options)
-        // Like every page of the site, it has the site's navigation and search (its links
-        // point at outputs already: none is rewritten).
-        let page = site?.page(BatchJob(input: Path.join(outputDirectory, "index.md"), output: path, root: outputDirectory))
-        return finish(BatchJob(input: "index", output: path)) {
-            var conversion = try indexConverter.convert(Array(markdown.utf8), file: "index.md", site: page)
-            conversion.bytes = Self.splice("", into: conversion.bytes)
-            return conversion
-        }
-    }
-
-    /// Writes (or with `check`, compares) a file the run makes itself (a docs site's shared
-    /// files) at `output`.
-    package func write(_ bytes: [UInt8], to output: String) -> BatchResult {
-        finish(BatchJob(input: "the site's pages", output: output)) { Conversion(bytes: bytes, warnings: [], title: "") }
-    }
-
-    /// The search index in the build record: an input of its own, of which the navigation's
-    /// key stands for the content.
-    private static func searchIndexEntry(of site: DocsSite) -> BatchJob {
-        BatchJob(input: "\u{1}search index", output: site.sharedFile("search.js"))
-    }
-
-    /// Writes (or with `check`, compares) a docs site's search index for `navigation` and
-    /// `pages` (in job order). It is not rebuilt when no page was converted and the
-    /// navigation is what it was when the index was last written and left as it is; else
-    /// each page's part comes from its facts when it was converted, else from the index
-    /// written last time (when it was left as it was), else from the page read again.
-    package func writeSearchIndex(of site: DocsSite, navigation: SiteNavigation, pages: [BatchResult]) -> BatchResult {
-        let recorded = Self.searchIndexEntry(of: site)
-        let output = recorded.output
-        let job = BatchJob(input: "the site's pages", output: output)
-        let key = Array(navigation.key.utf8)
-        let lookup = FileStatusLookup()
-        let converted = pages.contains(where: \.converted)
-        if !converted, record?.unchanged(recorded, status: "", input: key, lookup: lookup) != nil {
-            return BatchResult(job: job, outcome: check ? .upToDate : .unchanged, warnings: [], title: nil)
-        }
-        var index = SearchIndex(previous: record?.isAsLeft(recorded, lookup: lookup) == true ? output : nil)
-        for page in pages {
-            let url = site.href(of: page.job)
-            if page.converted {
-                index.set(page.facts?.search ?? [], for: url)
-            } else if index.parts[url] == nil {
-                let read = try? converter.convert(converter.load(page.job.input), file: page.job.input, site: site.page(page.job))
-                index.set(read?.facts?.search ?? [], for: url)
-            }
-        }
-        let result = finish(job) { Conversion(bytes: index.script(navigation: navigation), warnings: [], title: "") }
-        if case .failed = result.outcome { return result }
-        if !check {
-            record?.record(recorded, inputHash: BuildRecord.hash(key), status: "", title: "", facts: nil, warnings: [], lookup: lookup)
-        }
-        return result
-    }
-
-    /// Copies an asset of a docs site to `output` (atomically, only when it differs; with
-    /// `check` only compared). A file that is its own destination is left alone.
-    package func copy(_ source: String, to output: String) -> BatchOutcome {
-        if let identity = FileIdentity(path: output), identity == FileIdentity(path: source) { return check ? .upToDate : .unchanged }
-        do {
-            let bytes = try Files.read(source, limit: 1 << 30)
-            if !check { try folders.make(Path.parent(output)) }
-            return try Self.deliver(bytes, to: output, check: check, temporaries: temporaries, protected: protected, replacingLinks: true)
-        } catch {
-            return .failed(.unexpected(error, file: output))
-        }
-    }
-
     /// Puts `content` at `output`: written only when it differs, or with `check` only
     /// compared (`.upToDate` or `.stale`). The one place a single file and a batch job end.
     /// (`replacingLinks`: see `Files.write`.)
@@ -403,7 +322,8 @@ package struct BatchRunner: Sendable {
         return outcome == .written ? .written : .unchanged
     }
 
-    private func finish(_ job: BatchJob, _ conversion: () throws -> Conversion) -> BatchResult {
+    /// Writes (or with `check`, compares) what `conversion` makes for `job`.
+    func finish(_ job: BatchJob, _ conversion: () throws -> Conversion) -> BatchResult {
         do {
             let conversion = try conversion()
             if !check { try folders.make(Path.parent(job.output)) }
