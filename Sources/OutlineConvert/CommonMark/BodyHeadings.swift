@@ -34,7 +34,7 @@ struct BodyHeadings {
                 let text = HeadingMarkers.strippingAttributes(
                     from: String(decoding: CommonMarkDocument.literalBytes(last), as: UTF8.self), source: line)
             {
-                GitHubExtensions.setLiteral(last, Array(text.utf8))
+                MarkdownTree.setLiteral(last, Array(text.utf8))
             }
             guard let block = cmark_node_new_with_mem(CMARK_NODE_CUSTOM_BLOCK, memory) else { continue }
             guard let inline = cmark_node_new_with_mem(CMARK_NODE_CUSTOM_INLINE, memory) else {

@@ -5,9 +5,9 @@ internal import CCmark
     import Darwin
 #endif
 
-/// A CommonMark document parsed by cmark, with GitHub's extensions made on its tree
-/// (`GitHubExtensions`) unless read as strict CommonMark. Only the files of this folder
-/// touch cmark: the tree is owned here and freed when the last reference goes away.
+/// A CommonMark document parsed by cmark, with its flavour's extensions made on its tree
+/// (`MarkdownFlavor`, `MarkdownExtension`). Only the files of this folder touch cmark: the
+/// tree is owned here and freed when the last reference goes away.
 final class CommonMarkDocument {
     /// A top-level heading: its lines as cmark reports them (1-based), its level and its
     /// inline content.
@@ -42,24 +42,16 @@ final class CommonMarkDocument {
     /// link can be placed exactly; not for bodies of another format parsed together.
     var sourceLines = true
 
-    /// For tables and the blocks moved in from the documents table cells were parsed in,
-    /// where each line of each of those is in the source (see `NodeTag.level`).
-    private var moved: [[LineOrigin]] = []
-
+    /// The extensions' tree: what they made, and their steps when blocks are written.
+    private let tree: MarkdownTree
     /// The headings bodies hold, made linkable (see `BodyHeadings`), and the id each was
     /// given when written.
     private var bodyHeadings: BodyHeadings
     private var headingIds: [OpaquePointer: String] = [:]
     /// The name each group of tabs was given when written.
     private var groupNames: [OpaquePointer: String] = [:]
-    /// The collapsible and callout blocks bodies hold.
-    private let blocks: CollapsibleBlocks
-    /// GitHub's strikethrough and autolinks, made on each top-level block just before it is
-    /// first written or its links are read (`completeInlines`); nil when there are none to
-    /// make. The blocks made so far.
-    private let inlines: GitHubExtensions?
+    /// The top-level blocks whose inline content the extensions have made (`completeInlines`).
     private var inlinesMade: Set<OpaquePointer> = []
-    private let flavor: MarkdownFlavor
     /// Read only for its sections' structure (see `parse`): never rendered.
     let isStructureOnly: Bool
 
@@ -78,98 +70,51 @@ final class CommonMarkDocument {
         self.arena = arena
         // cmark returns NULL only when out of memory.
         guard
-            let (parsed, additions) = NodeArena.run(
+            let (tree, headings) = NodeArena.run(
                 in: arena,
                 {
                     Self.parse(bytes, flavor: flavor, isBody: isBody, structureOnly: structureOnly, memory: memory)
                 })
         else { fatalError("cmark could not allocate a document") }
-        root = parsed
-        self.flavor = flavor
+        root = tree.root
+        self.tree = tree
         self.isStructureOnly = structureOnly
-        moved = additions.moved
-        bodyHeadings = additions.headings
-        blocks = additions.blocks
-        inlines = additions.inlines
-        var headings = 0
-        blockNodes = NodeArena.run(in: arena) { Self.groupingBodies(of: parsed, memory: memory, headings: &headings) }
-        headingsAreDense = headings > bytes.count / Self.denseHeadingBytes
+        bodyHeadings = headings
+        var topLevelHeadings = 0
+        blockNodes = NodeArena.run(in: arena) { Self.groupingBodies(of: tree.root, memory: memory, headings: &topLevelHeadings) }
+        headingsAreDense = topLevelHeadings > bytes.count / Self.denseHeadingBytes
     }
 
-    /// What reading adds to cmark's tree beyond CommonMark (see the types named).
-    private struct Additions {
-        var moved: [[LineOrigin]] = []
-        var headings = BodyHeadings()
-        var blocks: CollapsibleBlocks
-        var inlines: GitHubExtensions?
-    }
-
-    /// cmark's tree of `bytes` with what the flavour adds: mkdocs' blocks (the text rewritten
-    /// for them: `MkDocsBlocks`), GitHub's extensions, alerts and details blocks; and the
-    /// headings of bodies made linkable. Nil only when cmark is out of memory.
-    /// With `structureOnly` (for an output that writes bodies as their source text: JSON,
-    /// Markdown, XML, OPML, plist), only what decides which headings are sections is done:
-    /// mkdocs' blocks and `<details>` pairs (they hold headings), and a table that cmark read
-    /// as a setext heading; the tree is then never rendered.
+    /// cmark's tree of `bytes` with what the flavour's extensions make of it (see
+    /// `MarkdownExtension` for the order of their steps), and the headings of bodies made
+    /// linkable. Nil only when cmark is out of memory. With `structureOnly` (for an output
+    /// that writes bodies as their source text: JSON, Markdown, XML, OPML, plist), only what
+    /// decides which headings are sections is made: the tree is then never rendered.
     private static func parse(
         _ bytes: ArraySlice<UInt8>, flavor: MarkdownFlavor, isBody: Bool, structureOnly: Bool, memory: UnsafeMutablePointer<cmark_mem>
-    ) -> (OpaquePointer, Additions)? {
-        var text = bytes
-        guard var root = tree(of: text, memory: memory) else { return nil }
-        var additions = Additions(blocks: CollapsibleBlocks(memory: memory))
-        var headings: [OpaquePointer]
-        // (Strict CommonMark takes the short way: only its headings are looked for.)
-        if flavor == .commonMark {
-            headings = structureOnly ? [] : Self.nodes(under: root) { $0 == CMARK_NODE_HEADING }.filter { isBody || cmark_node_parent($0) != root }
-        } else {
-            if flavor.has(.mkdocsBlocks) && MkDocsBlocks.mayHold(text) {
-                var mkdocs = MkDocsBlocks()
-                for _ in 0..<MkDocsBlocks.maxRounds {
-                    guard let rewritten = mkdocs.rewrite(text, root: root), let again = tree(of: rewritten[...], memory: memory) else { break }
-                    cmark_node_free(root)
-                    root = again
-                    text = rewritten[...]
-                }
-                if !mkdocs.blocks.isEmpty { additions.blocks.make(mkdocs, under: root) }
-            }
-            let mayHoldDetails = flavor.has(.details) && CollapsibleBlocks.mayHoldDetails(text)
-            var html: [OpaquePointer] = []
-            let extensions = GitHubExtensions(source: text, flavor: flavor, memory: memory)
-            if structureOnly {
-                extensions.unmakeHeadingsOfTables(under: root)
-                headings = []
-                if mayHoldDetails { html = Self.nodes(under: root) { $0 == CMARK_NODE_HTML_BLOCK || $0 == CMARK_NODE_HTML_INLINE } }
-            } else {
-                (additions.moved, headings, html) = extensions.apply(to: root, topLevelHeadings: isBody, keepsHTML: mayHoldDetails)
-                additions.inlines = extensions
-                // (Section titles are read before any body is written.)
-                if !isBody {
-                    var child = cmark_node_first_child(root)
-                    while let node = child {
-                        if cmark_node_get_type(node) == CMARK_NODE_HEADING { extensions.applyInlines(under: node) }
-                        child = cmark_node_next(node)
-                    }
-                }
-                if flavor.has(.alerts) && text.contains(bytes: "[!") { additions.blocks.makeAlerts(under: root) }
-            }
-            let containers = CollapsibleBlocks.detailsContainers(of: html)
-            if !containers.isEmpty {
-                // (A body's own top-level headings are listed already.)
-                let listed = Set(headings)
-                headings += additions.blocks.pairDetails(in: containers, root: root).filter { !listed.contains($0) }
+    ) -> (MarkdownTree, BodyHeadings)? {
+        guard let root = tree(of: bytes, memory: memory) else { return nil }
+        let tree = MarkdownTree(
+            root: root, source: bytes, flavor: flavor, memory: memory, topLevelHeadings: isBody, structureOnly: structureOnly)
+        for step in flavor.extensions { step.rewriteSource(of: tree) }
+        tree.prepare()
+        var headings = BodyHeadings()
+        if structureOnly {
+            for step in tree.extensions { step.shapeSections(of: tree) }
+            return (tree, headings)
+        }
+        // (Section titles are read before any body is written.)
+        if !isBody && !tree.extensions.isEmpty {
+            var child = cmark_node_first_child(tree.root)
+            while let node = child {
+                if cmark_node_get_type(node) == CMARK_NODE_HEADING { tree.makeInlines(under: node) }
+                child = cmark_node_next(node)
             }
         }
-        if !headings.isEmpty && !structureOnly { additions.headings.make(headings, root: root, source: SourceLines(text), memory: memory) }
-        return (root, additions)
-    }
-
-    /// The nodes under `root` whose type `matches`, in document order.
-    private static func nodes(under root: OpaquePointer, _ matches: (cmark_node_type) -> Bool) -> [OpaquePointer] {
-        var found: [OpaquePointer] = []
-        walk(root) { node, entering in
-            if entering && matches(cmark_node_get_type(node)) { found.append(node) }
-        }
-        return found
+        for step in tree.extensions { step.makeBlocks(of: tree) }
+        let nodes = tree.headings
+        if !nodes.isEmpty { headings.make(nodes, root: tree.root, source: tree.source, memory: memory) }
+        return (tree, headings)
     }
 
     /// cmark's tree of UTF-8 `bytes`, with source positions, its nodes from `memory` (the
@@ -314,6 +259,7 @@ final class CommonMarkDocument {
     func prepare(ofBlocks range: Range<Int>, ids: PageHeadingIdentifiers, forcedOpen: Bool?) {
         completeInlines(ofBlocks: range)
         identifyHeadings(ofBlocks: range, ids: ids)
+        let blocks = tree.blocks
         guard !blocks.isEmpty else { return }
         for case let block? in blockNodes[range] {
             for node in blocks.blocks(in: block) {
@@ -328,11 +274,12 @@ final class CommonMarkDocument {
         }
     }
 
-    /// Makes strikethrough and autolinks in the blocks in `range` that do not have them yet.
+    /// Makes the extensions' inline content (strikethrough, autolinks) in the blocks in
+    /// `range` that do not have it yet.
     private func completeInlines(ofBlocks range: Range<Int>) {
-        guard let inlines else { return }
+        guard !isStructureOnly && !tree.extensions.isEmpty else { return }
         for case let block? in blockNodes[range] where inlinesMade.insert(block).inserted {
-            inlines.applyInlines(under: block)
+            tree.makeInlines(under: block)
         }
     }
 
@@ -365,28 +312,31 @@ final class CommonMarkDocument {
     /// first), and its text to `text`. Raw HTML is omitted unless `unsafe`.
     func appendHTML(ofBlocks range: Range<Int>, unsafe: Bool, to html: inout ByteBuffer, text: SearchText? = nil) {
         completeInlines(ofBlocks: range)
-        if unsafe && flavor.has(.tagFilter) {
-            for case let block? in blockNodes[range] {
-                Self.walk(block) { node, entering in
-                    let type = cmark_node_get_type(node)
-                    if entering && (type == CMARK_NODE_HTML_BLOCK || type == CMARK_NODE_HTML_INLINE) { TagFilter.filter(node) }
-                }
-            }
-        }
+        let steps = tree.extensions
         let options = unsafe ? CMARK_OPT_UNSAFE : CMARK_OPT_DEFAULT
         for case let node? in blockNodes[range] {
+            for step in steps { step.beforeHTML(of: node, keepsRawHTML: unsafe) }
             guard let rendered = cmark_render_html(node, options) else { continue }
             defer { memory.pointee.free(rendered) }  // (from the tree's allocator)
             let bytes = UnsafeRawBufferPointer(start: rendered, count: strlen(rendered)).assumingMemoryBound(to: UInt8.self)
-            // mkdocs' attribute lists (`{ .md-button }` after a link) are Markdown as people write it.
-            if flavor.has(.attributeLists), let applied = AttributeLists.apply(bytes) {
-                html.write(applied)
-                applied.withUnsafeBufferPointer { text?.append(html: $0) }
+            if let rewritten = Self.rewrittenHTML(bytes, by: steps) {
+                html.write(rewritten)
+                rewritten.withUnsafeBufferPointer { text?.append(html: $0) }
             } else {
                 html.write(UnsafeRawBufferPointer(bytes))
                 text?.append(html: bytes)
             }
         }
+    }
+
+    /// cmark's HTML of a block as the extensions rewrite it, each in turn; nil when none does.
+    private static func rewrittenHTML(_ html: UnsafeBufferPointer<UInt8>, by steps: [any MarkdownExtension]) -> [UInt8]? {
+        var rewritten: [UInt8]?
+        for step in steps {
+            let next = rewritten.map { bytes in bytes.withUnsafeBufferPointer { step.rewriteHTML($0) } } ?? step.rewriteHTML(html)
+            if let next { rewritten = next }
+        }
+        return rewritten
     }
 
     /// Lets `rewrite` change the destination of every link and image in the blocks in
@@ -407,7 +357,7 @@ final class CommonMarkDocument {
                 var line = Int(cmark_node_get_start_line(node))
                 var column = Int(cmark_node_get_start_column(node))
                 if let level = levels.last?.level {
-                    let origin = LineOrigin.of(line: line, level: level, in: moved)
+                    let origin = LineOrigin.of(line: line, level: level, in: tree.moved)
                     line = Int(origin.line)
                     column = max(column + Int(origin.columnShift), 1)
                 }
@@ -423,7 +373,8 @@ final class CommonMarkDocument {
     /// indented, code keeps its lines, raw HTML is dropped.
     func plainText(ofBlocks range: Range<Int>, indent: String, sizeHint: Int = 0, blockStyle: PlainTextBlockStyle = .init()) -> [UInt8] {
         completeInlines(ofBlocks: range)
-        var writer = PlainTextWriter(indent: indent, sizeHint: sizeHint, blocks: blocks.blocks, style: blockStyle)
+        var writer = PlainTextWriter(
+            indent: indent, sizeHint: sizeHint, blocks: tree.blocks.blocks, extensions: tree.flavor.extensions, style: blockStyle)
         for case let node? in blockNodes[range] { writer.write(node) }
         return writer.finish()
     }

@@ -49,10 +49,16 @@ struct PlainTextWriter {
     /// The collapsible and callout blocks, and how they show.
     private let blocks: [OpaquePointer: CollapsibleBlocks.Block]
     private let style: PlainTextBlockStyle
+    /// The flavour's extensions, which write the nodes they tagged.
+    private let extensions: [any MarkdownExtension]
 
-    init(indent: String, sizeHint: Int, blocks: [OpaquePointer: CollapsibleBlocks.Block], style: PlainTextBlockStyle) {
+    init(
+        indent: String, sizeHint: Int, blocks: [OpaquePointer: CollapsibleBlocks.Block], extensions: [any MarkdownExtension],
+        style: PlainTextBlockStyle
+    ) {
         self.indent = Array(indent.utf8)
         self.blocks = blocks
+        self.extensions = extensions
         self.style = style
         output.reserveCapacity(sizeHint)
     }
@@ -71,16 +77,20 @@ struct PlainTextWriter {
             if skipped == node && !entering { skipping = nil }
             return
         }
-        switch NodeTag(of: node) {
-        case .table?:
-            emit(Self.tableText(node))
-            skipping = node
-            return
-        case .taskOpen? where entering:
-            inline += "[ ] ".utf8
-        case .taskDone? where entering:
-            inline += "[x] ".utf8
-        case .heading?:
+        switch NodeTag(of: node)?.owner {
+        case .extension(let index)?:
+            guard let tag = NodeTag(of: node), index < extensions.count,
+                let piece = extensions[index].plainText(of: node, kind: tag.kind, entering: entering)
+            else { break }
+            switch piece {
+            case .block(let text):
+                emit(text)
+                skipping = node
+                return
+            case .inline(let text):
+                inline += text
+            }
+        case .bodyHeading?:
             // (A body's heading is written like the heading it was.)
             if entering { inline.removeAll(keepingCapacity: true) } else { emit(inline) }
             return
@@ -149,52 +159,6 @@ struct PlainTextWriter {
         }
     }
 
-    /// A table as aligned columns: cells two spaces apart, the header underlined with dashes;
-    /// a column aligned right or centre in the source is aligned so here.
-    private static func tableText(_ table: OpaquePointer) -> [UInt8] {
-        var rows: [[[Character]]] = []
-        var alignments: [TableAlignment?] = []
-        CommonMarkDocument.walk(table) { node, entering in
-            guard entering else { return }
-            switch NodeTag(of: node) {
-            case .headerRow?, .row?:
-                rows.append([])
-            case .cell(let alignment)?:
-                if rows.count == 1 { alignments.append(alignment) }
-                var text: [UInt8] = []
-                CommonMarkDocument.walk(node) { inline, entering in
-                    let type = cmark_node_get_type(inline)
-                    if entering && (type == CMARK_NODE_TEXT || type == CMARK_NODE_CODE) { appendLiteral(of: inline, to: &text) }
-                }
-                if !rows.isEmpty { rows[rows.count - 1].append(Array(String(decoding: text, as: UTF8.self))) }
-            default:
-                break
-            }
-        }
-        let widths = alignments.indices.map { column in rows.map { column < $0.count ? $0[column].count : 0 }.max() ?? 0 }
-        var lines: [String] = []
-        func line(_ cells: [String]) -> String {
-            var text = cells.joined(separator: "  ")
-            while text.last == " " { text.removeLast() }
-            return text
-        }
-        for (index, row) in rows.enumerated() {
-            lines.append(
-                line(
-                    widths.indices.map { column in
-                        let cell = column < row.count ? String(row[column]) : ""
-                        let room = widths[column] - cell.count
-                        switch alignments[column] {
-                        case .right?: return String(repeating: " ", count: room) + cell
-                        case .center?: return String(repeating: " ", count: room / 2) + cell + String(repeating: " ", count: room - room / 2)
-                        default: return cell + String(repeating: " ", count: room)
-                        }
-                    }))
-            if index == 0 { lines.append(line(widths.map { String(repeating: "-", count: max($0, 1)) })) }
-        }
-        return Array(lines.joined(separator: "\n").utf8)
-    }
-
     /// A blank line goes before a block unless a tight list holds the two together: a later
     /// item of a tight list, or a later block inside a tight item. A list's first item
     /// leaves the decision to whatever holds the list.
@@ -210,7 +174,7 @@ struct PlainTextWriter {
     }
 
     /// A node's literal text, straight from cmark's bytes.
-    private static func appendLiteral(of node: OpaquePointer, to bytes: inout [UInt8]) {
+    static func appendLiteral(of node: OpaquePointer, to bytes: inout [UInt8]) {
         guard let literal = cmark_node_get_literal(node) else { return }
         literal.withMemoryRebound(to: UInt8.self, capacity: 1) { bytes.append(contentsOf: UnsafeBufferPointer(start: $0, count: strlen(literal))) }
     }

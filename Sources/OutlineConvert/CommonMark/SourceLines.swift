@@ -28,6 +28,12 @@ struct SourceLines {
         return bytes[starts[number - 1]..<max(end, starts[number - 1])]
     }
 
+    /// Lines `first` through `last` (1-based), with the line breaks between them.
+    func lines(_ first: Int, through last: Int) -> ArraySlice<UInt8> {
+        let from = line(first).startIndex
+        return bytes[from..<max(line(last).endIndex, from)]
+    }
+
     /// The index just past the line holding `index` (its line break excluded).
     func lineEnd(containing index: Int) -> Int {
         var low = 0

@@ -306,7 +306,7 @@ struct CellDocument {
         if literal.count == 2 {
             cmark_node_free(text)
         } else {
-            GitHubExtensions.setLiteral(text, literal.dropFirst(2))
+            MarkdownTree.setLiteral(text, literal.dropFirst(2))
         }
     }
 

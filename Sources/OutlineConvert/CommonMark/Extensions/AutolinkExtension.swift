@@ -224,69 +224,60 @@ enum Autolinks {
     private static func isAlphanumeric(_ byte: UInt8) -> Bool { byte.isASCIILetter || byte.isASCIIDigit }
 }
 
-/// GitHub's tag filter: in raw HTML, the tags that would change how the rest of the page
-/// is read (`<script>`, `<style>`, `<textarea>`, `<iframe>`, …) have their `<` escaped. Raw
-/// HTML is written only with `--unsafe`, so it is applied when a body is written so.
-enum TagFilter {
-    private static let tags = ["title", "textarea", "style", "xmp", "iframe", "noembed", "noframes", "script", "plaintext"]
+/// GFM's extended autolinks (`autolink`): `www.` addresses, `http://`, `https://` and
+/// `ftp://` URLs and e-mail addresses in text (not inside a link) become links, as
+/// `cmark-gfm -e autolink` makes them (`Autolinks` finds them).
+struct AutolinkExtension: MarkdownExtension {
+    var name: String { "autolink" }
+    /// What may start a link in the text; nothing before `prepared(for:)`.
+    private var triggers = Autolinks.Triggers.none
 
-    static func filter(_ node: OpaquePointer) {
-        let literal = CommonMarkDocument.literalBytes(node)
-        guard literal.contains(UInt8(ascii: "<")) else { return }
-        var output: [UInt8] = []
-        var changed = false
-        for index in literal.indices {
-            if literal[index] == UInt8(ascii: "<"), isFiltered(literal[index...]) {
-                output += "&lt;".utf8
-                changed = true
-            } else {
-                output.append(literal[index])
+    func prepared(for source: SourceLines) -> AutolinkExtension? {
+        let triggers = Autolinks.Triggers(source.bytes)
+        guard triggers.any else { return nil }
+        var prepared = self
+        prepared.triggers = triggers
+        return prepared
+    }
+
+    /// (The triggers are the whole text's, not the block's: a text node's literal may hold
+    /// what its source wrote as a character reference, `&#64;`.)
+    func makeInlines(under block: OpaquePointer, text: ArraySlice<UInt8>, of tree: MarkdownTree) {
+        var texts: [OpaquePointer] = []
+        var linkDepth = 0
+        MarkdownTree.walk(under: block) { node, entering in
+            switch cmark_node_get_type(node) {
+            case CMARK_NODE_TEXT:
+                guard linkDepth == 0, let literal = cmark_node_get_literal(node), triggers.mayHold(literal) else { return }
+                texts.append(node)
+            case CMARK_NODE_LINK, CMARK_NODE_IMAGE:
+                linkDepth += entering ? 1 : -1
+            default:
+                break
             }
         }
-        if changed { GitHubExtensions.setLiteral(node, output) }
+        for text in texts { makeAutolinks(in: text, tree: tree) }
     }
 
-    private static func isFiltered(_ text: ArraySlice<UInt8>) -> Bool {
-        var index = text.startIndex + 1
-        if index < text.endIndex, text[index] == UInt8(ascii: "/") { index += 1 }
-        for tag in tags {
-            let name = Array(tag.utf8)
-            let end = index + name.count
-            guard end < text.endIndex, zip(text[index..<end], name).allSatisfy({ $0 | 0x20 == $1 }) else { continue }
-            let next = text[end]
-            if next == .space || next == .tab || next == .lineFeed || next == 0x0B || next == 0x0C || next == .carriageReturn
-                || next == UInt8(ascii: ">")
-            {
-                return true
-            }
-            if next == UInt8(ascii: "/"), end + 1 < text.endIndex, text[end + 1] == UInt8(ascii: ">") { return true }
-        }
-        return false
-    }
-}
-
-// MARK: - Flanking
-
-/// CommonMark's flanking rules for a delimiter run, from the characters around it.
-enum Flanking {
-    static func of(before: Unicode.Scalar, after: Unicode.Scalar) -> (left: Bool, right: Bool) {
-        let left = !isSpace(after) && (!isPunctuation(after) || isSpace(before) || isPunctuation(before))
-        let right = !isSpace(before) && (!isPunctuation(before) || isSpace(after) || isPunctuation(after))
-        return (left, right)
-    }
-
-    static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x09, 0x0A, 0x0C, 0x0D, 0x20: return true
-        default: return scalar.properties.generalCategory == .spaceSeparator
+    /// Links the addresses in a text node (one not inside a link).
+    private func makeAutolinks(in text: OpaquePointer, tree: MarkdownTree) {
+        let literal = CommonMarkDocument.literalBytes(text)
+        let links = Autolinks.find(in: literal, startsAfterBoundary: Self.followsBoundary(text))
+        guard !links.isEmpty else { return }
+        for (index, piece) in tree.split(text, at: links.map { ($0.range.lowerBound, $0.range.count) }) {
+            guard let node = tree.newNode(CMARK_NODE_LINK) else { continue }
+            cmark_node_set_url(node, links[index].url)
+            cmark_node_insert_before(piece, node)
+            cmark_node_append_child(node, piece)
         }
     }
 
-    static func isPunctuation(_ scalar: Unicode.Scalar) -> Bool {
-        if scalar.isASCII { return UInt8(scalar.value).isASCIIPunctuation }
-        switch scalar.properties.generalCategory {
-        case .connectorPunctuation, .dashPunctuation, .closePunctuation, .finalPunctuation, .initialPunctuation,
-            .otherPunctuation, .openPunctuation:
+    /// Whether the text node starts where `www.` may start a link: at the start of a line,
+    /// or after emphasis or strikethrough (whose delimiters `*`, `_`, `~` allow it).
+    private static func followsBoundary(_ text: OpaquePointer) -> Bool {
+        guard let previous = cmark_node_previous(text) else { return true }
+        switch cmark_node_get_type(previous) {
+        case CMARK_NODE_SOFTBREAK, CMARK_NODE_LINEBREAK, CMARK_NODE_EMPH, CMARK_NODE_STRONG, CMARK_NODE_CUSTOM_INLINE:
             return true
         default:
             return false

@@ -1,5 +1,93 @@
 internal import CCmark
 
+/// mkdocs' indented blocks (`admonition`, with pymdown-extensions' `details` and
+/// `tabbed`): `!!!` admonitions, `???` / `???+` collapsible blocks and `===` content tabs,
+/// found by rewriting the text (`MkDocsBlocks`) and made collapsible and callout blocks
+/// (`CollapsibleBlocks`). They hold headings, so they are made when only sections are read
+/// too.
+struct AdmonitionExtension: MarkdownExtension {
+    var name: String { "admonition" }
+
+    func rewriteSource(of tree: MarkdownTree) {
+        guard MkDocsBlocks.mayHold(tree.source.bytes) else { return }
+        var mkdocs = MkDocsBlocks()
+        var text = tree.source.bytes
+        for _ in 0..<MkDocsBlocks.maxRounds {
+            guard let rewritten = mkdocs.rewrite(text, root: tree.root),
+                let again = CommonMarkDocument.tree(of: rewritten[...], memory: tree.memory)
+            else { break }
+            text = rewritten[...]
+            tree.replace(source: text, root: again)
+        }
+        if !mkdocs.blocks.isEmpty { make(mkdocs, in: tree) }
+    }
+
+    /// Builds the blocks that `mkdocs` marked in the tree: each marker comment becomes its
+    /// block, holding the siblings after it that start on its content's lines; tabs next to
+    /// each other become one group.
+    private func make(_ mkdocs: MkDocsBlocks, in tree: MarkdownTree) {
+        var markers: [(node: OpaquePointer, block: MkDocsBlocks.Block)] = []
+        CommonMarkDocument.walk(tree.root) { node, entering in
+            guard entering, cmark_node_get_type(node) == CMARK_NODE_HTML_BLOCK,
+                let block = mkdocs.block(ofMarker: CommonMarkDocument.literalBytes(node))
+            else { return }
+            markers.append((node, block))
+        }
+        // In document order: an outer block takes its content, inner markers with it.
+        var tabs: [(node: OpaquePointer, startsGroup: Bool)] = []
+        for (marker, found) in markers {
+            let header = found.header
+            let type = header.classes.first ?? ""
+            let title = header.title ?? CollapsibleBlocks.titleCased(type)
+            let made: OpaquePointer?
+            switch header.kind {
+            case .callout:
+                made = tree.blocks.callout(classes: header.classes, title: title)
+            case .details(let open):
+                made = tree.blocks.details(
+                    classes: ["outline-callout"] + header.classes.map { "outline-callout-" + $0 }, title: title, open: open)
+            case .tab(let selected, let startsGroup):
+                // (Its group's name and which tab is open are settled with the group.)
+                made = tree.blocks.details(classes: ["outline-tab"], title: title, open: selected)
+                if let made { tabs.append((made, startsGroup)) }
+            }
+            guard let made else { continue }
+            cmark_node_insert_before(marker, made)
+            var next = found.lastLine > found.line ? cmark_node_next(marker) : nil
+            while let sibling = next, ((found.line + 1)...found.lastLine).contains(Int(cmark_node_get_start_line(sibling))) {
+                next = cmark_node_next(sibling)
+                cmark_node_append_child(made, sibling)
+            }
+            cmark_node_free(marker)
+        }
+        groupTabs(tabs, in: tree)
+        tree.blocks.noteHolders(under: tree.root)
+    }
+
+    /// Tabs that follow each other (with nothing between, and not started anew by `===!`)
+    /// are one group: exclusive (`<details name>`), the selected one open, else the first.
+    private func groupTabs(_ tabs: [(node: OpaquePointer, startsGroup: Bool)], in tree: MarkdownTree) {
+        var groups: [[OpaquePointer]] = []
+        for (node, startsGroup) in tabs {
+            if !startsGroup, let last = groups.last?.last, cmark_node_next(last) == node {
+                groups[groups.count - 1].append(node)
+            } else {
+                groups.append([node])
+            }
+        }
+        for group in groups {
+            guard let first = group.first, let wrapper = tree.newNode(CMARK_NODE_CUSTOM_BLOCK, enter: "<div class=\"outline-tabs\">", exit: "</div>")
+            else { continue }
+            cmark_node_insert_before(first, wrapper)
+            let selected = group.firstIndex { tree.blocks.blocks[$0]?.open == true } ?? 0
+            for (index, tab) in group.enumerated() {
+                cmark_node_append_child(wrapper, tab)
+                tree.blocks.join(tab, group: wrapper, open: index == selected)
+            }
+        }
+    }
+}
+
 /// The indented blocks of mkdocs' Markdown (pymdown-extensions and Python-Markdown):
 /// admonitions `!!! type "Title"`, collapsible blocks `??? type "Title"` (`???+` open) and
 /// content tabs `=== "Title"`, each followed by its content indented four columns.

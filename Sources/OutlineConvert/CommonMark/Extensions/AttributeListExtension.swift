@@ -1,3 +1,11 @@
+/// mkdocs' attribute lists (`attr_list`) after links and images, applied to the HTML cmark
+/// renders for a block (`AttributeLists`).
+struct AttributeListExtension: MarkdownExtension {
+    var name: String { "attr_list" }
+
+    func rewriteHTML(_ html: UnsafeBufferPointer<UInt8>) -> [UInt8]? { AttributeLists.apply(html) }
+}
+
 /// Attribute lists on links and images, as mkdocs pages write them (Python-Markdown's
 /// `attr_list`): `[Install](install.md){ .md-button }`, `![Logo](logo.png){ width="200" }`,
 /// and mkdocs-autorefs' anchors `[](){#name}`. cmark leaves the list as text right after the

@@ -5,8 +5,28 @@ internal import CCmark
     import Darwin
 #endif
 
-/// GFM strikethrough (`~~text~~`, `~text~`), made on text nodes as cmark-gfm makes it.
-extension GitHubExtensions {
+/// GFM strikethrough (`strikethrough`: `~~text~~`, `~text~` as `<del>`), made on text nodes
+/// as `cmark-gfm -e strikethrough` makes it.
+struct StrikethroughExtension: MarkdownExtension {
+    var name: String { "strikethrough" }
+
+    func prepared(for source: SourceLines) -> StrikethroughExtension? {
+        source.bytes.firstIndex(ofByte: UInt8(ascii: "~")) != nil ? self : nil
+    }
+
+    func makeInlines(under block: OpaquePointer, text: ArraySlice<UInt8>, of tree: MarkdownTree) {
+        guard text.firstIndex(ofByte: UInt8(ascii: "~")) != nil else { return }
+        // The parents of text with tildes.
+        var containers: [OpaquePointer] = []
+        MarkdownTree.walk(under: block) { node, entering in
+            guard entering, cmark_node_get_type(node) == CMARK_NODE_TEXT, let literal = cmark_node_get_literal(node),
+                let parent = cmark_node_parent(node), containers.last != parent, strchr(literal, 0x7E) != nil
+            else { return }
+            containers.append(parent)
+        }
+        for container in containers { strikethrough(in: container, tree: tree) }
+    }
+
     /// A run of one or two tildes in a text node that may open or close a strikethrough.
     struct TildeRun {
         let node: OpaquePointer
@@ -19,15 +39,14 @@ extension GitHubExtensions {
     /// Pairs the tilde runs among `container`'s children as cmark-gfm does (a closer takes
     /// the nearest opener of the same length; the runs between are then spent) and wraps
     /// what each pair encloses in `<del>`.
-    @discardableResult
-    func strikethrough(in container: OpaquePointer) -> Bool {
+    private func strikethrough(in container: OpaquePointer, tree: MarkdownTree) {
         var runs: [TildeRun] = []
         var child = cmark_node_first_child(container)
         while let node = child {
-            if cmark_node_get_type(node) == CMARK_NODE_TEXT { runs += tildeRuns(in: node) }
+            if cmark_node_get_type(node) == CMARK_NODE_TEXT { runs += tildeRuns(in: node, source: tree.source) }
             child = cmark_node_next(node)
         }
-        guard runs.count > 1 else { return false }
+        guard runs.count > 1 else { return }
         // The openers of each length, in order: the nearest of a length is the last.
         var openers: [[Int]] = [[], []]
         var pairs: [(Int, Int)] = []
@@ -40,7 +59,7 @@ extension GitHubExtensions {
             }
             if run.canOpen { openers[same].append(index) }
         }
-        guard !pairs.isEmpty else { return false }
+        guard !pairs.isEmpty else { return }
         // Each paired run becomes a text node of its own, then each pair (inner ones first:
         // they close first) wraps the nodes between its two.
         var cuts: [OpaquePointer: [(offset: Int, length: Int, run: Int)]] = [:]
@@ -51,11 +70,11 @@ extension GitHubExtensions {
         }
         var runNodes: [Int: OpaquePointer] = [:]
         for (node, pieces) in cuts {
-            for (run, piece) in split(node, at: pieces.map { ($0.offset, $0.length) }) { runNodes[pieces[run].run] = piece }
+            for (run, piece) in tree.split(node, at: pieces.map { ($0.offset, $0.length) }) { runNodes[pieces[run].run] = piece }
         }
         for (opener, closer) in pairs {
             guard let open = runNodes[opener], let close = runNodes[closer],
-                let del = newNode(CMARK_NODE_CUSTOM_INLINE, enter: "<del>", exit: "</del>")
+                let del = tree.newNode(CMARK_NODE_CUSTOM_INLINE, enter: "<del>", exit: "</del>")
             else { continue }
             cmark_node_insert_before(open, del)
             var next = cmark_node_next(open)
@@ -66,13 +85,12 @@ extension GitHubExtensions {
             cmark_node_free(open)
             cmark_node_free(close)
         }
-        return true
     }
 
     /// The tilde runs of a text node: only tildes written as such in the source count (an
     /// escaped `\~` or `&#126;` does not), and whether each may open or close depends on the
     /// characters around it in the source, as for emphasis.
-    private func tildeRuns(in node: OpaquePointer) -> [TildeRun] {
+    private func tildeRuns(in node: OpaquePointer, source: SourceLines) -> [TildeRun] {
         let literal = CommonMarkDocument.literalBytes(node)
         let positions = literal.indices.filter { literal[$0] == UInt8(ascii: "~") }
         guard !positions.isEmpty, let raw = source.slice(of: node) else { return [] }
@@ -117,5 +135,34 @@ extension GitHubExtensions {
             runs.append(TildeRun(node: node, offset: positions[k], length: length, canOpen: left, canClose: right))
         }
         return runs
+    }
+}
+
+// MARK: - Flanking
+
+/// CommonMark's flanking rules for a delimiter run, from the characters around it.
+enum Flanking {
+    static func of(before: Unicode.Scalar, after: Unicode.Scalar) -> (left: Bool, right: Bool) {
+        let left = !isSpace(after) && (!isPunctuation(after) || isSpace(before) || isPunctuation(before))
+        let right = !isSpace(before) && (!isPunctuation(before) || isSpace(after) || isPunctuation(after))
+        return (left, right)
+    }
+
+    static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09, 0x0A, 0x0C, 0x0D, 0x20: return true
+        default: return scalar.properties.generalCategory == .spaceSeparator
+        }
+    }
+
+    static func isPunctuation(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isASCII { return UInt8(scalar.value).isASCIIPunctuation }
+        switch scalar.properties.generalCategory {
+        case .connectorPunctuation, .dashPunctuation, .closePunctuation, .finalPunctuation, .initialPunctuation,
+            .otherPunctuation, .openPunctuation:
+            return true
+        default:
+            return false
+        }
     }
 }

@@ -1,0 +1,94 @@
+import Testing
+
+@testable import OutlineConvert
+
+/// CONTRIBUTING.md, "Adding a Markdown extension": an extension is its file and its line
+/// in a flavour's list. Taking the line out takes out exactly what the extension makes,
+/// in HTML and in plain text, and nothing else of what the others make.
+@Suite struct MarkdownFlavorTests {
+    /// One body with something for every extension of the GitHub flavour, and what each
+    /// extension's output holds that no other's does.
+    let sample = """
+        !!! note "Kept"
+            Inside the admonition.
+
+        | Item | Price |
+        | ---- | ----: |
+        | Tea  | 3     |
+
+        - [x] done task
+        - [ ] open task
+
+        This is ~~struck~~ and www.example.com is a link.
+
+        > [!TIP]
+        > An alert.
+
+        <details><summary>More</summary>
+
+        Hidden text.
+
+        </details>
+
+        <script>alert(1)</script>
+
+        [Install](install.md){ .md-button }
+        """
+    let marks: [String: [String]] = [
+        "admonition": ["outline-callout-note", "• Kept"],
+        "table": ["<table>", "Item  Price"],
+        "tasklist": ["checkbox\" checked"],
+        "strikethrough": ["<del>"],
+        "autolink": ["href=\"http://www.example.com\""],
+        "alerts": ["outline-callout-tip"],
+        "details": ["<details class=\"outline-block\"", "▸ More"],
+        "tagfilter": ["&lt;script>"],
+        "attr_list": ["class=\"md-button\""],
+    ]
+
+    /// The body's HTML (raw HTML kept, for the tag filter) and plain text, read with `flavor`.
+    private func rendered(_ flavor: MarkdownFlavor) -> String {
+        let document = CommonMarkDocument(parsing: sample, flavor: flavor, isBody: true)
+        let blocks = document.group(0..<document.blockCount)
+        var html = ByteBuffer()
+        document.prepare(ofBlocks: blocks, ids: PageHeadingIdentifiers(), forcedOpen: nil)
+        document.appendHTML(ofBlocks: blocks, unsafe: true, to: &html)
+        let text = document.plainText(ofBlocks: blocks, indent: "")
+        return String(decoding: html.finish(), as: UTF8.self) + "\n" + String(decoding: text, as: UTF8.self)
+    }
+
+    @Test func everyExtensionHasAUniqueNameAndASampleHere() {
+        let names = MarkdownFlavor.gitHub.names
+        #expect(Set(names).count == names.count)
+        #expect(Set(names) == Set(marks.keys))
+        #expect(MarkdownFlavor.commonMark.extensions.isEmpty)
+    }
+
+    @Test func theGitHubFlavourMakesEveryExtension() {
+        let output = rendered(.gitHub)
+        for (name, expected) in marks {
+            for mark in expected { #expect(output.contains(mark), "\(name): \(mark)") }
+        }
+    }
+
+    @Test func takingAnExtensionsLineOutTakesOutWhatItMakesAndNothingElse() {
+        let all = MarkdownFlavor.gitHub.extensions
+        for index in all.indices {
+            var list = all
+            let removed = list.remove(at: index).name
+            let output = rendered(MarkdownFlavor(extensions: list))
+            for (name, expected) in marks {
+                for mark in expected {
+                    #expect(output.contains(mark) == (name != removed), "without \(removed): \(name)'s \(mark)")
+                }
+            }
+        }
+    }
+
+    @Test func strictCommonMarkMakesNone() {
+        let output = rendered(.commonMark)
+        for (name, expected) in marks {
+            for mark in expected { #expect(!output.contains(mark), "\(name): \(mark)") }
+        }
+    }
+}
