@@ -9,6 +9,8 @@ package struct DocsSite: Sendable {
     package let links: SiteLinks
     /// The output folder, the site's root.
     package let outputDirectory: String
+    /// What is site-wide (`--site-url`, `--index`, …).
+    package let options: SiteOptions
     /// Where the index page is written, with `--index`.
     package let index: String?
     /// `--site-url`, ending with `/`.
@@ -18,11 +20,12 @@ package struct DocsSite: Sendable {
     package static let sharedFolder = "outline-site"
 
     /// A site written into `outputDirectory`.
-    package init(links: SiteLinks, outputDirectory: String, index: String?, siteURL: String?) {
+    package init(links: SiteLinks, outputDirectory: String, options: SiteOptions) {
         self.links = links
         self.outputDirectory = outputDirectory
-        self.index = index
-        self.siteURL = siteURL.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
+        self.options = options
+        index = options.index ? Path.join(outputDirectory, "index.html") : nil
+        siteURL = options.siteURL.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
     }
 
     /// What the page of `job` needs of the site.

@@ -96,10 +96,7 @@ package struct SiteBuilder {
         // HTML into a folder is a docs site: links between pages, assets, the link check.
         let docs =
             conversion.to == .html
-            ? DocsSite(
-                links: SiteLinks(jobs: plan.jobs, outputDirectory: outputDirectory),
-                outputDirectory: outputDirectory, index: site.index ? Path.join(outputDirectory, "index.html") : nil,
-                siteURL: site.siteURL)
+            ? DocsSite(links: SiteLinks(jobs: plan.jobs, outputDirectory: outputDirectory), outputDirectory: outputDirectory, options: site)
             : nil
         let record = reading.map { BuildRecord($0, key: recordKey(plan, isSite: docs != nil)) }
         if !settings.check {

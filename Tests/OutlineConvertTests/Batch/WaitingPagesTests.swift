@@ -15,7 +15,7 @@ import Testing
     ) {
         let input = dir.appending(path: "docs").path, output = dir.appending(path: folder).path
         let plan = try BatchPlan(inputs: [input], outputDirectory: output, format: .html)
-        let site = DocsSite(links: SiteLinks(jobs: plan.jobs, outputDirectory: output), outputDirectory: output, index: nil, siteURL: nil)
+        let site = DocsSite(links: SiteLinks(jobs: plan.jobs, outputDirectory: output), outputDirectory: output, options: SiteOptions())
         let runner = BatchRunner(
             converter: Converter(options: ConversionOptions()), workers: 1, check: check, temporaries: TemporaryFiles(), site: site,
             pageMemory: pageMemory)
