@@ -36,14 +36,17 @@ package struct BatchResult: Sendable {
     package var converted = false
 }
 
-/// Runs a batch on `workers` threads. Every job goes through the same per-document
-/// `Converter`; the bytes written never depend on the number of workers. Results are
-/// handed to `report` one at a time and in job order, whatever order they finish in.
+/// What each job of a batch does: its input read (or skipped, when the record of the last
+/// run says it is unchanged), converted through the same per-document `Converter`, its
+/// output written (or compared, with `check`) and recorded; in a docs site, the pages held
+/// until every one is read, then written with their neighbours (`SitePages.swift`). The
+/// jobs run on a `WorkerPool`: the bytes written never depend on the number of workers,
+/// and results are handed to `report` one at a time and in job order.
 package struct BatchRunner: Sendable {
     /// The per-document pipeline every job goes through.
     package let converter: Converter
-    /// How many files are converted at once.
-    package let workers: Int
+    /// The threads the jobs run on.
+    let pool: WorkerPool
     /// Write nothing; say which outputs are missing or differ.
     package let check: Bool
     /// The temporary files being written, for an interrupt to remove.
@@ -58,7 +61,7 @@ package struct BatchRunner: Sendable {
     /// The output folders made (or found) so far: each is made once, not once per file.
     let folders: KnownFolders
     /// In a docs site: the pages converted, until every page is read.
-    private let waiting: WaitingPages
+    let waiting: WaitingPages
 
     /// A runner; `record`, when given, lets unchanged jobs be skipped; `site` makes the
     /// pages a docs site, whose converted pages are held in memory up to `pageMemory`
@@ -73,7 +76,7 @@ package struct BatchRunner: Sendable {
         // (`check` writes nothing, not even a temporary file.)
         waiting = WaitingPages(budget: check ? .max : pageMemory, temporaries: temporaries)
         self.converter = converter
-        self.workers = max(1, workers)
+        pool = WorkerPool(workers: workers)
         self.check = check
         self.temporaries = temporaries
         self.record = record
@@ -93,106 +96,13 @@ package struct BatchRunner: Sendable {
         report: @escaping @Sendable (BatchResult) -> Void
     ) -> SiteNavigation? {
         guard let site else {
-            runInOrder(jobs, report: report) { index, lookup in
+            pool.run(jobs, report: report) { index, lookup in
                 started(index, jobs[index])
                 return convert(jobs[index], lookup: lookup)
             }
             return nil
         }
-        // A site's pages link to their neighbours in reading order, which depends on every
-        // page's title: every page is read and converted first, and written once all are.
-        let drafts = Slots<Draft>(
-            jobs.map { .done(BatchResult(job: $0, outcome: .failed(.io(path: $0.input, "was not read")), warnings: [], title: nil)) })
-        let read: @Sendable (Int, FileStatusLookup) -> BatchResult? = { index, lookup in
-            started(index, jobs[index])
-            drafts[index] = draft(jobs[index], site: site, lookup: lookup)
-            return nil
-        }
-        runInOrder(jobs, report: { _ in }, read)
-        let pages = (0..<jobs.count).map { drafts[$0] }
-        let navigation = site.navigation(of: jobs, drafts: pages)
-        let facts = zip(jobs, pages).compactMap { job, draft in draft.result.facts.map { (job: job, facts: $0) } }
-        guard beforeWriting(facts, navigation) else {
-            for case .converted(_, _, let page?) in pages { _ = try? waiting.take(page) }
-            folders.removeMade()
-            return nil
-        }
-        // When every page is as it was and so is the navigation (its key is recorded with the
-        // search index), every page's pager is the one it was written with.
-        let asBefore =
-            pages.allSatisfy { if case .unchanged = $0 { true } else { false } }
-            && record?.unchanged(Self.searchIndexEntry(of: site), status: "", input: Array(navigation.key.utf8), lookup: FileStatusLookup()) != nil
-        return writePages(jobs, drafts: pages, navigation: navigation, asBefore: asBefore, site: site, report: report)
-    }
-
-    /// Writes a site's pages, each with its pager from `navigation` (or, `asBefore`, the one
-    /// it was written with), and returns the navigation of the pages written. A page that
-    /// cannot be written is in no navigation: its neighbours are written again without it
-    /// (rare: a page that converted is written unless the disk refuses it). Results are
-    /// reported as the first round writes them; of a later round, only failures.
-    private func writePages(
-        _ jobs: [BatchJob], drafts: [Draft], navigation: SiteNavigation, asBefore: Bool, site: DocsSite,
-        report: @escaping @Sendable (BatchResult) -> Void
-    ) -> SiteNavigation {
-        var (pages, navigation) = (drafts, navigation)
-        let written = Slots<BatchResult?>(Array(repeating: nil, count: jobs.count))
-        var toWrite = Array(jobs.indices)
-        var firstRound = true
-        while !toWrite.isEmpty {
-            let (round, drafts, current) = (toWrite, pages, navigation)
-            let onlyFailures = !firstRound
-            let reportNow: @Sendable (BatchResult) -> Void = { result in
-                if case .failed = result.outcome { report(result) } else if !onlyFailures { report(result) }
-            }
-            runInOrder(round.map { jobs[$0] }, report: reportNow) { position, lookup in
-                let index = round[position]
-                let pager: String
-                if asBefore, case .unchanged(_, let recorded) = drafts[index] {
-                    pager = recorded
-                } else {
-                    pager = current.pager(for: jobs[index].output)
-                }
-                let result = finish(jobs[index], draft: drafts[index], pager: pager, site: site, lookup: lookup)
-                written[index] = result
-                return result
-            }
-            firstRound = false
-            var failed = false
-            for index in round {
-                if let result = written[index], case .failed = result.outcome, pages[index].result.title != nil {
-                    pages[index] = .done(result)
-                    failed = true
-                }
-            }
-            guard failed else { break }
-            let before = navigation
-            navigation = site.navigation(of: jobs, drafts: pages)
-            toWrite = jobs.indices.filter { index in
-                // (A page that failed, `.done`, has no title.)
-                guard pages[index].result.title != nil else { return false }
-                return before.pager(for: jobs[index].output) != navigation.pager(for: jobs[index].output)
-            }
-            for index in toWrite {
-                if case .converted = pages[index] { pages[index] = draft(jobs[index], site: site, lookup: FileStatusLookup(), trusted: false) }
-            }
-        }
-        return navigation
-    }
-
-    /// Runs `work` for each job on the workers, each taking one output folder's jobs at a
-    /// time; its results go to `report` in job order.
-    private func runInOrder(
-        _ jobs: [BatchJob], report: @escaping @Sendable (BatchResult) -> Void,
-        _ work: @escaping @Sendable (Int, FileStatusLookup) -> BatchResult?
-    ) {
-        let count = min(workers, max(jobs.count, 1))
-        let queue = InOrderQueue(jobs, workers: count, report: report)
-        DispatchQueue.concurrentPerform(iterations: count) { worker in
-            let lookup = FileStatusLookup()  // (a worker takes one folder's jobs at a time)
-            while let index = queue.nextJob(worker: worker) {
-                queue.finish(index, result: work(index, lookup))
-            }
-        }
+        return runSite(jobs, site: site, started: started, beforeWriting: beforeWriting, report: report)
     }
 
     /// Converts one job; everything it holds is released before the next one starts.
@@ -225,7 +135,7 @@ package struct BatchRunner: Sendable {
     }
 
     /// Reads `job` (converted unless the record, when `trusted`, says its output is as it was).
-    private func draft(_ job: BatchJob, site: DocsSite?, lookup: FileStatusLookup, trusted: Bool = true) -> Draft {
+    func draft(_ job: BatchJob, site: DocsSite?, lookup: FileStatusLookup, trusted: Bool = true) -> Draft {
         let record = trusted ? record : nil
         // The input's status before it is read: when it is as recorded, it is not read at all.
         let status = self.record?.inputStatus(job.input, lookup: lookup) ?? ""
@@ -255,44 +165,8 @@ package struct BatchRunner: Sendable {
         }
     }
 
-    /// A site's page written with its `pager`: an unchanged page stays as it is unless it
-    /// was written with another pager, when it is converted again.
-    private func finish(_ job: BatchJob, draft: Draft, pager: String, site: DocsSite, lookup: FileStatusLookup) -> BatchResult {
-        switch draft {
-        case .done(let result):
-            return result
-        case .unchanged(let result, let recorded) where recorded == pager:
-            return result
-        case .unchanged:
-            return finish(job, draft: self.draft(job, site: site, lookup: lookup, trusted: false), pager: pager, site: site, lookup: lookup)
-        case .converted(var conversion, let input, let page):
-            if let page {
-                do {
-                    conversion.bytes = try waiting.take(page)
-                } catch {
-                    return BatchResult(
-                        job: job, outcome: .failed(.unexpected(error, file: job.output)), warnings: [], title: nil)
-                }
-            }
-            conversion.bytes = Self.splice(pager, into: conversion.bytes)
-            return deliver(job, conversion, input: input, pager: pager, lookup: lookup)
-        }
-    }
-
-    /// `page` with `pager` in place of its slot (the last: it follows the content).
-    static func splice(_ pager: String, into page: [UInt8]) -> [UInt8] {
-        let slot = Array(PageSite.pagerSlot.utf8)
-        guard let start = page.withUnsafeBufferPointer({ $0.lastIndex(of: slot) }) else { return page }
-        var spliced: [UInt8] = []
-        spliced.reserveCapacity(page.count - slot.count + pager.utf8.count)
-        spliced += page[..<start]
-        spliced += pager.utf8
-        spliced += page[(start + slot.count)...]
-        return spliced
-    }
-
     /// Writes (or with `check`, compares) a converted page, and records it.
-    private func deliver(
+    func deliver(
         _ job: BatchJob, _ conversion: Conversion, input: (hash: String, status: String), pager: String = "", lookup: FileStatusLookup
     ) -> BatchResult {
         var result = finish(job) { conversion }
