@@ -5,7 +5,7 @@
 #endif
 
 /// One file of a batch: where it is read and where its output goes.
-package struct BatchJob: Equatable, Sendable {
+struct BatchJob: Equatable, Sendable {
     /// The input path, as found (under the folder the user named).
     package let input: String
     /// The output path: the input's place mirrored under the output folder.
@@ -32,20 +32,20 @@ package struct BatchJob: Equatable, Sendable {
 /// on the command line is always tried.
 package struct BatchPlan: Sendable {
     /// The files to convert, in folder order.
-    package private(set) var jobs: [BatchJob] = []
+    private(set) var jobs: [BatchJob] = []
     /// Paths passed over, with the reason (`-v` lists them).
     package private(set) var skipped: [(path: String, reason: String)] = []
     /// What could not be looked at: each fails the run (and `--check`).
-    package private(set) var failures: [ConversionError] = []
+    private(set) var failures: [ConversionError] = []
     /// Symbolic links not followed because they lead outside their folder.
     package private(set) var warnings: [Diagnostic] = []
     /// Every input, by identity: no output may ever be written over one.
-    package private(set) var inputIdentities: Set<FileIdentity> = []
+    private(set) var inputIdentities: Set<FileIdentity> = []
 
     /// Two inputs would write the same output, or an output would overwrite an input.
-    package struct Conflict: Error, CustomStringConvertible {
+    struct Conflict: Error, CustomStringConvertible {
         /// Every conflict, one per line.
-        package let description: String
+        let description: String
     }
 
     /// Plans `inputs` (files and folders) into `outputDirectory`, outputs named with `format`'s extension.

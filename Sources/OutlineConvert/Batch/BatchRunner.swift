@@ -20,9 +20,9 @@ package enum BatchOutcome: Equatable, Sendable {
 }
 
 /// A finished job: its outcome, warnings, and the page title (for a docs index).
-package struct BatchResult: Sendable {
+struct BatchResult: Sendable {
     /// The job this is the result of.
-    package let job: BatchJob
+    let job: BatchJob
     /// How it ended.
     package let outcome: BatchOutcome
     /// Warnings met while converting it.
@@ -30,7 +30,7 @@ package struct BatchResult: Sendable {
     /// The page title, when it converted.
     package let title: String?
     /// In a docs site: the page's ids and links, for the link check.
-    package var facts: PageFacts? = nil
+    var facts: PageFacts? = nil
     /// Whether it was converted in this run (not skipped as unchanged): only then do its
     /// facts hold its sections' text.
     package var converted = false
@@ -52,12 +52,12 @@ package struct BatchRunner: Sendable {
     /// The temporary files being written, for an interrupt to remove.
     package let temporaries: TemporaryFiles
     /// What the last run wrote; jobs whose input and output are as it recorded are skipped.
-    package let record: BuildRecord?
+    let record: BuildRecord?
     /// The files that must never be written: every input of the run, by identity.
     package let protected: Set<FileIdentity>
     /// In a docs site: the run's links, its output folder, and where its index page is
     /// written (if it has one).
-    package let site: DocsSite?
+    let site: DocsSite?
     /// The output folders made (or found) so far: each is made once, not once per file.
     let folders: KnownFolders
     /// In a docs site: the pages converted, until every page is read.
@@ -68,7 +68,7 @@ package struct BatchRunner: Sendable {
     /// bytes in all while they wait for the rest to be read (beyond it, in temporary files).
     /// Every file is written inside `outputDirectory`, when given, never through a
     /// symbolic link that leads out of it.
-    package init(
+    init(
         converter: Converter, workers: Int, check: Bool, temporaries: TemporaryFiles, record: BuildRecord? = nil,
         protected: Set<FileIdentity> = [], site: DocsSite? = nil, pageMemory: Int = 256 << 20, outputDirectory: String? = nil
     ) {
@@ -90,7 +90,7 @@ package struct BatchRunner: Sendable {
     /// before any page is written, says no: then nothing is written (the pages waiting
     /// and the folders made for them are removed) and the result is nil.
     @discardableResult
-    package func run(
+    func run(
         _ jobs: [BatchJob], started: @escaping @Sendable (Int, BatchJob) -> Void = { _, _ in },
         beforeWriting: ([(job: BatchJob, facts: PageFacts)], SiteNavigation) -> Bool = { _, _ in true },
         report: @escaping @Sendable (BatchResult) -> Void
@@ -106,7 +106,7 @@ package struct BatchRunner: Sendable {
     }
 
     /// Converts one job; everything it holds is released before the next one starts.
-    package func convert(_ job: BatchJob) -> BatchResult {
+    func convert(_ job: BatchJob) -> BatchResult {
         convert(job, lookup: FileStatusLookup())
     }
 

@@ -17,14 +17,14 @@ import Dispatch
 /// The change time cannot be set back by hand, but the clock that stamps it is coarse: a
 /// status is recorded only for a file last changed a second or more before the run began
 /// (as git does with "racily clean" files), so a later write always shows.
-package final class BuildRecord: @unchecked Sendable {
+final class BuildRecord: @unchecked Sendable {
     /// Where earlier versions kept the record: inside the output folder (removed when seen).
-    package static let legacyFileName = ".outline-render-cache"
+    static let legacyFileName = ".outline-render-cache"
 
     /// The record's file for `outputDirectory`: in `cacheDirectory`, else
     /// `$XDG_CACHE_HOME/outline-render`, else `~/.cache/outline-render`; named by a hash of
     /// the output folder's real path. Nil when there is no such folder to use.
-    package static func cacheFile(outputDirectory: String, cacheDirectory: String?) -> String? {
+    static func cacheFile(outputDirectory: String, cacheDirectory: String?) -> String? {
         func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
         let folder: String
         if let cacheDirectory {
@@ -82,7 +82,7 @@ package final class BuildRecord: @unchecked Sendable {
     /// A record read and parsed on another thread while the batch is planned: its key
     /// names the run's inputs, so it is known only once the plan is made, and a rerun with
     /// nothing to do spent a fifth of its time reading the record.
-    package final class Reading: @unchecked Sendable {
+    final class Reading: @unchecked Sendable {
         // (Unchecked: `read` is written before `done` is left and read only after it is waited on.)
         let path: String
         private var read: (header: ArraySlice<UInt8>, entries: [PathKey: Entry])?
@@ -265,7 +265,7 @@ package final class BuildRecord: @unchecked Sendable {
 
     /// A 128-bit hash (two FNV-1a style lanes over 8-byte words, with different seeds and
     /// primes) and the length: not cryptographic, only to notice that a source changed.
-    package static func hash(_ bytes: [UInt8]) -> String {
+    static func hash(_ bytes: [UInt8]) -> String {
         var a: UInt64 = 0xcbf2_9ce4_8422_2325
         var b: UInt64 = 0x8422_2325_cbf2_9ce4
         bytes.withUnsafeBytes { buffer in

@@ -7,10 +7,10 @@
 /// A docs index for a converted tree: every page by title, in folder order, with links.
 /// It is written as Markdown (a folder is a section, a page a link in a list) and converted
 /// by the same pipeline, so it gets the same template and style as the pages.
-package enum DocsIndex {
+enum DocsIndex {
     /// The index's Markdown, for `pages` (output paths and titles) under `outputDirectory`:
     /// in each folder its pages first, then its subfolders, each in name order.
-    package static func markdown(title: String, pages: [(output: String, title: String)], outputDirectory: String) -> String {
+    static func markdown(title: String, pages: [(output: String, title: String)], outputDirectory: String) -> String {
         let root = BatchPlan.absolute(outputDirectory)
         var tree = Folder()
         for page in pages {

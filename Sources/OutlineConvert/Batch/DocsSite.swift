@@ -4,7 +4,7 @@
 /// (`outline-site/outline.css`, `.js`), the navigation for the script
 /// (`outline-site/nav.js`) and without it (`outline-site/nav.html`), the search index
 /// (`outline-site/search.js`) and, with `--site-url`, `sitemap.xml`.
-package struct DocsSite: Sendable {
+struct DocsSite: Sendable {
     /// The run's links.
     package let links: SiteLinks
     /// The output folder, the site's root.
@@ -17,7 +17,7 @@ package struct DocsSite: Sendable {
     package let siteURL: String?
 
     /// The folder of the site's shared files, under the output folder.
-    package static let sharedFolder = "outline-site"
+    static let sharedFolder = "outline-site"
 
     /// A site written into `outputDirectory`.
     package init(links: SiteLinks, outputDirectory: String, options: SiteOptions) {
@@ -47,7 +47,7 @@ package struct DocsSite: Sendable {
     }
 
     /// The URL of `job`'s page from the output folder.
-    package func href(of job: BatchJob) -> String {
+    func href(of job: BatchJob) -> String {
         Self.href(place(of: BatchPlan.absolute(job.output)))
     }
 
@@ -56,7 +56,7 @@ package struct DocsSite: Sendable {
     }
 
     /// One of the site's own files, in `outline-site/`.
-    package func sharedFile(_ name: String) -> String {
+    func sharedFile(_ name: String) -> String {
         Path.join(Path.join(outputDirectory, Self.sharedFolder), name)
     }
 
@@ -86,11 +86,11 @@ package struct DocsSite: Sendable {
 
     /// The files this site makes itself at its root, whatever its options: no asset may be
     /// copied over one (nor into `outline-site/`).
-    package static let ownFiles = ["sitemap.xml", "404.html"]
+    static let ownFiles = ["sitemap.xml", "404.html"]
 
     /// Why `assets` (source, output) cannot be copied: one whose output is a page's (of
     /// `jobs`), a file the site makes, or another asset's. Empty when all can.
-    package func conflicts(of assets: [(source: String, output: String)], pages jobs: [BatchJob]) -> [String] {
+    func conflicts(of assets: [(source: String, output: String)], pages jobs: [BatchJob]) -> [String] {
         var taken: [PathKey: String] = [:]
         for job in jobs { taken[PathKey(BatchPlan.absolute(job.output))] = "the page of \(job.input)" }
         for name in Self.ownFiles { taken[PathKey(BatchPlan.absolute(Path.join(outputDirectory, name)))] = "a file the site makes" }
@@ -115,7 +115,7 @@ package struct DocsSite: Sendable {
     /// The site's shared files (path and content) but for the search index
     /// (`BatchRunner.writeSearchIndex`): the pages' style and script, the navigation, and
     /// with `--site-url` the sitemap.
-    package func sharedFiles(navigation: SiteNavigation) -> [(path: String, bytes: [UInt8])] {
+    func sharedFiles(navigation: SiteNavigation) -> [(path: String, bytes: [UInt8])] {
         var files = [
             (sharedFile("outline.css"), Array(PageTemplate.defaultStyle.utf8)),
             (sharedFile("outline.js"), Array(PageTemplate.defaultScript.utf8)),

@@ -8,7 +8,7 @@
 /// build record in the cache folder (never in the output folder, which a deploy publishes).
 /// A later run removes those it does not write again, whose source is gone, and never a
 /// file that no run wrote (a `CNAME`, a hand-made page): docs/safety.md.
-package struct OutputList: Sendable {
+struct OutputList: Sendable {
     /// The list's own file.
     package let path: String
 

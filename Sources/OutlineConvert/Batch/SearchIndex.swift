@@ -5,7 +5,7 @@
 /// (read back when the build record says it is as it was left); when no page was
 /// converted and the navigation is the same, it is not rebuilt at all
 /// (`BatchRunner.writeSearchIndex`).
-package struct SearchIndex {
+struct SearchIndex {
     /// Each page's part, by its URL from the output folder: its sections as a JSON array.
     private(set) var parts: [String: [UInt8]] = [:]
 
@@ -60,7 +60,7 @@ package struct SearchIndex {
 /// decoded, each run of white space one space), as a JSON array of `[id, title, text]` (on
 /// one line: JSON escapes line breaks). The text of closed sections and blocks is in the
 /// HTML too. One page is written by one thread.
-package final class SearchText: @unchecked Sendable {
+final class SearchText: @unchecked Sendable {
     private var json = ByteBuffer()
     private var current: (id: String, title: String)?
     private var text: [UInt8] = []

@@ -8,9 +8,9 @@
 /// check), its front matter `order:` (for the navigation) and its part of the search index.
 /// Kept in the build record (the search part in the search index's own file:
 /// `SearchIndex`), so that a page skipped as unchanged counts too.
-package struct PageFacts: Sendable, Equatable {
+struct PageFacts: Sendable, Equatable {
     /// The ids of the page's sections.
-    package var ids: [String]
+    var ids: [String]
     /// The page's local links that the link check needs, in order (`PageLinks.facts`).
     package var links: [LinkFact]
     /// Front matter `order:`, when it is a number.
@@ -18,7 +18,7 @@ package struct PageFacts: Sendable, Equatable {
     /// The page's part of the site search's index (`SearchText`): its sections as a JSON
     /// array of `[id, title, text]` in UTF-8, made as the page is written (on its worker);
     /// empty when not known.
-    package var search: [UInt8] = []
+    var search: [UInt8] = []
 
     /// The facts of a page.
     package init(ids: [String], links: [LinkFact], order: Double? = nil, search: [UInt8] = []) {
@@ -92,7 +92,7 @@ package struct PageFacts: Sendable, Equatable {
 /// missing file, to a section no page has, or out of the input folder is a warning at the
 /// link; assets are listed for copying. Assets are looked at again here, whatever the run
 /// that found them saw, so a rerun says what a clean run says.
-package enum SiteCheck {
+enum SiteCheck {
     /// Warnings for `pages` (each input with its facts), and the assets to copy (each once,
     /// in order of first mention). `links` looks at each asset as it is now.
     package static func run(

@@ -5,7 +5,7 @@ extension BatchRunner {
     /// Writes (or with `check`, compares) `index.html` in `outputDirectory`: every page by
     /// title, in folder order, converted like the pages themselves. Nil when one of the
     /// pages is that `index.html` already.
-    package func index(of pages: [BatchResult], outputDirectory: String) -> BatchResult? {
+    func index(of pages: [BatchResult], outputDirectory: String) -> BatchResult? {
         let path = Path.join(outputDirectory, "index.html")
         guard !pages.contains(where: { BatchPlan.absolute($0.job.output) == BatchPlan.absolute(path) }) else { return nil }
         let entries = pages.compactMap { page in page.title.map { (page.job.output, $0) } }
@@ -27,7 +27,7 @@ extension BatchRunner {
 
     /// Writes (or with `check`, compares) a file the run makes itself (a docs site's shared
     /// files) at `output`.
-    package func write(_ bytes: [UInt8], to output: String) -> BatchResult {
+    func write(_ bytes: [UInt8], to output: String) -> BatchResult {
         finish(BatchJob(input: "the site's pages", output: output)) { Conversion(bytes: bytes, warnings: [], title: "") }
     }
 
@@ -42,7 +42,7 @@ extension BatchRunner {
     /// navigation is what it was when the index was last written and left as it is; else
     /// each page's part comes from its facts when it was converted, else from the index
     /// written last time (when it was left as it was), else from the page read again.
-    package func writeSearchIndex(of site: DocsSite, navigation: SiteNavigation, pages: [BatchResult]) -> BatchResult {
+    func writeSearchIndex(of site: DocsSite, navigation: SiteNavigation, pages: [BatchResult]) -> BatchResult {
         let recorded = Self.searchIndexEntry(of: site)
         let output = recorded.output
         let job = BatchJob(input: "the site's pages", output: output)

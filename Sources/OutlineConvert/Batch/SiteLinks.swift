@@ -8,7 +8,7 @@
 /// whose target is another input of the run points at that input's output, keeping its
 /// query and fragment; a local file that is not an input is an asset, copied to the same
 /// place under the output folder; everything a check needs is kept as `LinkFact`s.
-package struct SiteLinks: Sendable {
+struct SiteLinks: Sendable {
     /// Every input's output, both as absolute paths with `.` and `..` resolved.
     private let outputs: [PathKey: String]
     /// And the other way: each output's input, for links written to the pages' outputs
@@ -205,9 +205,9 @@ package struct SiteLinks: Sendable {
 }
 
 /// One local link of a page, and where it is in the page's source.
-package struct LinkFact: Sendable, Equatable {
+struct LinkFact: Sendable, Equatable {
     /// What the link points at.
-    package enum Target: Sendable, Equatable {
+    enum Target: Sendable, Equatable {
         /// Another input of the run (absolute path), with the section named, if any.
         case page(input: String, fragment: String?)
         /// A section of the same page.
@@ -221,7 +221,7 @@ package struct LinkFact: Sendable, Equatable {
     }
 
     /// What it points at.
-    package let target: Target
+    let target: Target
     /// The link as written.
     package let url: String
     /// Where it is: the 1-based line in the page's source.
@@ -231,13 +231,13 @@ package struct LinkFact: Sendable, Equatable {
 }
 
 /// Collects the links of one page as it is rendered, and says how to write each.
-package final class PageLinks: @unchecked Sendable {
+final class PageLinks: @unchecked Sendable {
     // (Unchecked: one page is rendered by one thread.)
     private let site: SiteLinks
     private let place: SiteLinks.Place
     /// The local links met that the link check needs, in order (all but those to a whole
     /// page of the run).
-    package private(set) var facts: [LinkFact] = []
+    private(set) var facts: [LinkFact] = []
 
     init(site: SiteLinks, job: BatchJob) {
         self.site = site

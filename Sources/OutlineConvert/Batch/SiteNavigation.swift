@@ -6,23 +6,23 @@
 /// `SUMMARY.md` names (of that folder or one above it), in its order and with its titles;
 /// then those with a front matter `order:` (a number), smallest first; then the rest by
 /// title. A folder sorts by its index page's title and order, else by its name.
-package struct SiteNavigation: Sendable {
+struct SiteNavigation: Sendable {
     /// One page: its output (absolute), its URL from the output folder, its title.
     package struct Page: Sendable, Equatable {
         package let output: String
-        package let href: String
+        let href: String
         package let title: String
     }
 
     /// A folder of the outline: its index page (if any), then its entries in order.
-    package struct Folder: Sendable, Equatable {
+    struct Folder: Sendable, Equatable {
         package var name: String
         package var index: Int?
-        package var entries: [Entry] = []
+        var entries: [Entry] = []
     }
 
     /// An entry of a folder: a page (by its number in `pages`) or a folder.
-    package enum Entry: Sendable, Equatable {
+    enum Entry: Sendable, Equatable {
         case page(Int)
         case folder(Folder)
     }
@@ -32,7 +32,7 @@ package struct SiteNavigation: Sendable {
     /// The outline of the output folder.
     package let root: Folder
     /// The pages in reading order (numbers in `pages`).
-    package let readingOrder: [Int]
+    let readingOrder: [Int]
     /// What `SUMMARY.md` files name wrongly: missing or outside files, pages named twice.
     package let warnings: [Diagnostic]
     /// The place of each page's output (absolute) in reading order.
@@ -40,11 +40,11 @@ package struct SiteNavigation: Sendable {
     /// `nav.js` (see `makeScript`), and a hash of it: two runs with the same key have the
     /// same pages, titles and order.
     package private(set) var script: [UInt8] = []
-    package private(set) var key = ""
+    private(set) var key = ""
 
     /// What the navigation needs of one page of the run.
-    package struct Source: Sendable {
-        package let job: BatchJob
+    struct Source: Sendable {
+        let job: BatchJob
         package let title: String
         package let order: Double?
 

@@ -15,8 +15,8 @@ public struct PageTemplate: Equatable, Sendable {
     private let pieces: [Piece]
 
     /// The default page's style sheet and script.
-    package static var defaultStyle: String { EmbeddedTemplates.files["default.css"] ?? "" }
-    package static var defaultScript: String { EmbeddedTemplates.files["default.js"] ?? "" }
+    static var defaultStyle: String { EmbeddedTemplates.files["default.css"] ?? "" }
+    static var defaultScript: String { EmbeddedTemplates.files["default.js"] ?? "" }
 
     /// The template's content, for telling templates apart.
     var fingerprint: String {

@@ -39,7 +39,7 @@ public struct Conversion: Sendable {
     /// The document's title as a page shows it (for a docs index).
     public var title: String
     /// In a docs site: the page's ids and local links, for the link check.
-    package var facts: PageFacts?
+    var facts: PageFacts?
 
     /// The output as text.
     public var output: String { String(decoding: bytes, as: UTF8.self) }
@@ -92,7 +92,7 @@ public struct Converter: Sendable {
     }
 
     /// `convert` for a page of a docs site, whose links `site` rewrites and collects.
-    package func convert(_ bytes: consuming [UInt8], file: String, site: PageSite?) throws -> Conversion {
+    func convert(_ bytes: consuming [UInt8], file: String, site: PageSite?) throws -> Conversion {
         let inputSize = bytes.count
         let document = try read(consume bytes, file: file)
         return emit(document, file: file, inputSize: inputSize, site: site)

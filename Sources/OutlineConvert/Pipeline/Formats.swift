@@ -45,26 +45,26 @@ struct WriteContext {
 }
 
 /// What a page of a docs site needs besides its outline (docs/sites.md).
-package struct PageSite: Sendable {
+struct PageSite: Sendable {
     /// Rewrites and collects the page's links.
     package let links: PageLinks
     /// The index page's URL relative to this page, when there is an index.
-    package let indexLink: String?
+    let indexLink: String?
     /// The output folder's URL relative to this page (`""`, `"../"`, …): where the site's
     /// shared files are.
     package var root = ""
     /// The page's URL from the output folder.
-    package var href = ""
+    var href = ""
     /// With the site's navigation: the navigation block, and the pager's place held by
     /// `pagerSlot` (the pager depends on every page's title, known only once all are read).
-    package var navigation = false
+    var navigation = false
     /// With `--site-url`: the page's full URL.
     package var canonical: String?
     /// With the site's navigation: the page's sections for the site search, as written.
-    package var search: SearchText?
+    var search: SearchText?
 
     /// Where a page of a site with navigation holds the place of its previous / next links.
-    package static let pagerSlot = "<!--outline-render:pager-->"
+    static let pagerSlot = "<!--outline-render:pager-->"
 
     /// A page of a docs site with these links and index.
     package init(links: PageLinks, indexLink: String?) {

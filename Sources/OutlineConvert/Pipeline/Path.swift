@@ -2,7 +2,7 @@
 /// calls them for every file).
 package enum Path {
     /// `a/b` from `a` and `b` (no doubled `/`).
-    package static func join(_ directory: String, _ name: String) -> String {
+    static func join(_ directory: String, _ name: String) -> String {
         directory.isEmpty ? name : directory.hasSuffix("/") ? directory + name : directory + "/" + name
     }
 
@@ -45,7 +45,7 @@ package enum Path {
     }
 
     /// The path without the extension of its last component.
-    package static func deletingExtension(_ path: String) -> String {
+    static func deletingExtension(_ path: String) -> String {
         let ext = fileExtension(path)
         return ext.isEmpty ? path : String(decoding: path.utf8.dropLast(ext.utf8.count + 1), as: UTF8.self)
     }
@@ -55,12 +55,12 @@ extension Path {
     /// Whether two paths are the same bytes. Linux names are bytes, while `String`'s `==`
     /// is Unicode canonical equivalence: "café" in NFC and in NFD are equal strings but two
     /// files, so paths are never compared with `==`.
-    package static func same(_ first: String, _ second: String) -> Bool {
+    static func same(_ first: String, _ second: String) -> Bool {
         first.utf8.elementsEqual(second.utf8)
     }
 
     /// Whether `path` is `folder` or lies below it (both absolute and normalized), by bytes.
-    package static func isWithin(_ path: String, _ folder: String) -> Bool {
+    static func isWithin(_ path: String, _ folder: String) -> Bool {
         let (path, folder) = (path.utf8, folder.utf8)
         guard path.starts(with: folder) else { return false }
         if path.count == folder.count || folder.last == UInt8(ascii: "/") { return true }
@@ -69,7 +69,7 @@ extension Path {
 
     /// `path` with `folder` and its `/` taken off the front, by bytes; nil when `path` is
     /// not below `folder`.
-    package static func relative(_ path: String, below folder: String) -> String? {
+    static func relative(_ path: String, below folder: String) -> String? {
         guard isWithin(path, folder), !same(path, folder) else { return nil }
         let skip = folder.utf8.count + (folder.utf8.last == UInt8(ascii: "/") ? 0 : 1)
         return String(decoding: path.utf8.dropFirst(skip), as: UTF8.self)
@@ -77,7 +77,7 @@ extension Path {
 }
 
 /// A path as a dictionary key or set member, compared by its bytes (see `Path.same`).
-package struct PathKey: Hashable, Sendable {
+struct PathKey: Hashable, Sendable {
     private let bytes: [UInt8]
 
     /// The key of `path`.

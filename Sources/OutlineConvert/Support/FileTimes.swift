@@ -17,7 +17,7 @@ extension stat {
     }
 
     /// The last change of the content or of the status (links, permissions, renames).
-    package var changedNanoseconds: Int64 {
+    var changedNanoseconds: Int64 {
         #if canImport(Darwin)
             Self.nanoseconds(st_ctimespec)
         #else

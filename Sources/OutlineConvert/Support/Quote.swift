@@ -3,7 +3,7 @@
 /// another line, and long text is cut short.
 package enum Quote {
     /// At most `limit` characters of `text`, control characters escaped, `…` where cut.
-    package static func snippet(_ text: some StringProtocol, limit: Int = 60) -> String {
+    static func snippet(_ text: some StringProtocol, limit: Int = 60) -> String {
         var out = ""
         var count = 0
         for scalar in text.unicodeScalars {
