@@ -75,24 +75,30 @@ final class MarkdownTree {
     }
 
     /// Runs every extension's inline step under `block`, with the text of the lines it was
-    /// parsed from. A block made by a step (it has no lines) has its blocks done one by one;
-    /// nothing is done under a node with a level (see `NodeTag.level`).
+    /// parsed from. A block made by a step (it has no lines) has its blocks done one by one,
+    /// in order, without recursion (blocks may nest deeply); nothing is done under a node
+    /// with a level (see `NodeTag.level`).
     func makeInlines(under block: OpaquePointer) {
-        guard !NodeTag.hasLevel(block) else { return }
-        let first = Int(cmark_node_get_start_line(block))
-        guard
-            first > 0 || cmark_node_get_type(block).rawValue >= CMARK_NODE_FIRST_INLINE.rawValue
-                || CommonMarkDocument.holdsInlines(block)
-        else {
-            var child = cmark_node_first_child(block)
-            while let node = child {
-                child = cmark_node_next(node)
-                makeInlines(under: node)
+        var pending = [block]
+        while let node = pending.popLast() {
+            guard !NodeTag.hasLevel(node) else { continue }
+            let first = Int(cmark_node_get_start_line(node))
+            guard
+                first > 0 || cmark_node_get_type(node).rawValue >= CMARK_NODE_FIRST_INLINE.rawValue
+                    || CommonMarkDocument.holdsInlines(node)
+            else {
+                var children: [OpaquePointer] = []
+                var child = cmark_node_first_child(node)
+                while let next = child {
+                    children.append(next)
+                    child = cmark_node_next(next)
+                }
+                pending += children.reversed()
+                continue
             }
-            return
+            let text = first > 0 ? source.lines(first, through: Int(cmark_node_get_end_line(node))) : source.bytes
+            for step in extensions { step.makeInlines(under: node, text: text, of: self) }
         }
-        let text = first > 0 ? source.lines(first, through: Int(cmark_node_get_end_line(block))) : source.bytes
-        for step in extensions { step.makeInlines(under: block, text: text, of: self) }
     }
 
     // MARK: - The shared walk
