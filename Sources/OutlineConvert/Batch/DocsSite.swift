@@ -9,8 +9,6 @@ struct DocsSite: Sendable {
     package let links: SiteLinks
     /// The output folder, the site's root.
     package let outputDirectory: String
-    /// What is site-wide (`--site-url`, `--index`, …).
-    package let options: SiteOptions
     /// Where the index page is written, with `--index`.
     package let index: String?
     /// `--site-url`, ending with `/`.
@@ -23,7 +21,6 @@ struct DocsSite: Sendable {
     package init(links: SiteLinks, outputDirectory: String, options: SiteOptions) {
         self.links = links
         self.outputDirectory = outputDirectory
-        self.options = options
         index = options.index ? Path.join(outputDirectory, "index.html") : nil
         siteURL = options.siteURL.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
     }

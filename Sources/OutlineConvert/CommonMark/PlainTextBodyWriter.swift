@@ -77,9 +77,10 @@ struct PlainTextWriter {
             if skipped == node && !entering { skipping = nil }
             return
         }
-        switch NodeTag(of: node)?.owner {
+        let tag = NodeTag(of: node)
+        switch tag?.owner {
         case .extension(let index)?:
-            guard let tag = NodeTag(of: node), index < extensions.count,
+            guard let tag, index < extensions.count,
                 let piece = extensions[index].plainText(of: node, kind: tag.kind, entering: entering)
             else { break }
             switch piece {
