@@ -8,7 +8,8 @@ struct MarkdownFlavor: Equatable, Sendable {
 
     /// GitHub Flavored Markdown as GitHub renders it (`cmark-gfm -e table -e strikethrough
     /// -e autolink -e tasklist`, and the tag filter), with the blocks people write in docs:
-    /// GitHub's alerts and `<details>`, and mkdocs' blocks and attribute lists.
+    /// GitHub's alerts and `<details>`, Obsidian's callouts, and mkdocs' blocks and
+    /// attribute lists.
     static let gitHub = MarkdownFlavor(extensions: [
         AdmonitionExtension(),
         TableExtension(),
@@ -16,6 +17,7 @@ struct MarkdownFlavor: Equatable, Sendable {
         StrikethroughExtension(),
         AutolinkExtension(),
         AlertExtension(),
+        CalloutExtension(),
         DetailsExtension(),
         TagFilterExtension(),
         AttributeListExtension(),

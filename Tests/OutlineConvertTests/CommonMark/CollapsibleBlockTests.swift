@@ -42,8 +42,10 @@ import Testing
         let html = try fragment("> [!IMPORTANT]\n> Read this.\n\n> [!NOTE]\n\n> [!nope]\n> text\n")
         #expect(html.contains(#"<div class="outline-callout outline-callout-important" role="note">"#))
         #expect(html.contains("Important</p>\n<p>Read this.</p>\n</div>"))
-        // A marker with nothing after it, or an unknown type, stays a quote.
-        #expect(html.components(separatedBy: "<blockquote>").count == 3)
+        // A marker with nothing after it stays a quote, as on GitHub; any other type is an
+        // Obsidian callout (`CalloutTests`).
+        #expect(html.components(separatedBy: "<blockquote>").count == 2)
+        #expect(html.contains(#"<div class="outline-callout outline-callout-nope" role="note">"#))
     }
 
     @Test func detailsHTMLIsABlockWithOnlyItsTagsPassing() throws {

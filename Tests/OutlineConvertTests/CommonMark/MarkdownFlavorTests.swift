@@ -24,6 +24,9 @@ import Testing
         > [!TIP]
         > An alert.
 
+        > [!faq]- Folded question
+        > An Obsidian callout.
+
         <details><summary>More</summary>
 
         Hidden text.
@@ -41,6 +44,7 @@ import Testing
         "strikethrough": ["<del>"],
         "autolink": ["href=\"http://www.example.com\""],
         "alerts": ["outline-callout-tip"],
+        "callouts": ["<details class=\"outline-callout outline-callout-faq\"><summary>", "▸ Folded question"],
         "details": ["<details class=\"outline-block\"", "▸ More"],
         "tagfilter": ["&lt;script>"],
         "attr_list": ["class=\"md-button\""],
