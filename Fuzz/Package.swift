@@ -4,7 +4,7 @@
 // on purpose: newer executable targets rename `main`, which libFuzzer's does not match.)
 import PackageDescription
 
-let fuzzers = ["FuzzMarkdown", "FuzzPlist", "FuzzXML", "FuzzWriters", "FuzzOPML", "FuzzJSON", "FuzzRoundTrip"]
+let fuzzers = ["FuzzMarkdown", "FuzzPlist", "FuzzXML", "FuzzWriters", "FuzzOPML", "FuzzJSON", "FuzzRoundTrip", "FuzzOutline"]
 
 let package = Package(
     name: "outline-render-fuzz",

@@ -360,6 +360,47 @@ def check_markdown(outline, text):
     assert headings == [(d, n["title"], n["collapsed"]) for d, n in preorder(outline["sections"])]
 
 
+def cmark_items(text):
+    """Page properties, and each list item as (depth, the first line of its first
+    paragraph, whether a `collapsed:: true` line follows it), as cmark reads the outline
+    format: nested lists, properties and bodies inside the items' paragraphs."""
+    properties = {}
+    if text.startswith("---\n"):  # front matter: the attributes a property cannot hold
+        block, text = text[4:].split("\n---\n", 1)
+        for line in block.splitlines():
+            key, value = line.split(": ", 1)
+            properties[key] = json.loads(value)
+    lines = text.split("\n")
+    while lines and re.match(r"^[\w-]+:: ", lines[0]):
+        key, value = lines.pop(0).split(":: ", 1)
+        properties[key] = value
+    xml = subprocess.run(["cmark", "-t", "xml"], input="\n".join(lines), capture_output=True, text=True, check=True).stdout
+    items = []
+
+    def visit(element, depth):
+        for child in element:
+            if child.tag == NS + "item":
+                paragraph = child.find(NS + "paragraph")
+                pieces, rest = [], []
+                for node in paragraph if paragraph is not None else []:
+                    (rest if rest or node.tag == NS + "softbreak" else pieces).append(node)
+                title = "".join(e.text or "" for node in pieces for e in node.iter() if e.tag in (NS + "text", NS + "code"))
+                following = [e.text for node in rest for e in node.iter() if e.tag == NS + "text"]
+                items.append((depth, title, following[:1] == ["collapsed:: true"]))
+                visit(child, depth + 1)
+            else:
+                visit(child, depth)
+    visit(ET.fromstring(xml), 1)
+    return properties, items
+
+
+def check_outline(outline, text):
+    properties, items = cmark_items(text)
+    assert properties.get("title") == outline.get("title")
+    assert {k: v for k, v in properties.items() if k != "title"} == outline.get("attributes", {})
+    assert items == [(d, n["title"], n["collapsed"]) for d, n in preorder(outline["sections"])]
+
+
 GOLDEN = ROOT / "Tests" / "golden" / "formats"
 
 
@@ -368,7 +409,7 @@ GOLDEN = ROOT / "Tests" / "golden" / "formats"
 def test_every_format_golden_agrees_with_independent_parsers(golden):
     """The byte-for-byte goldens of GoldenTests.swift, read by other code than ours: the
     JSON validates, and plistlib, xml.etree and cmark find the same outline in the plist,
-    XML, OPML and Markdown goldens of the same source; the HTML golden holds every title,
+    XML, OPML, Markdown and outline goldens of the same source; the HTML golden holds every title,
     the text golden every title not inside a collapsed section."""
     outline = json.loads(golden.read_text())
     jsonschema.Draft202012Validator(SCHEMA).validate(outline)
@@ -377,6 +418,7 @@ def test_every_format_golden_agrees_with_independent_parsers(golden):
     check_xml(outline, stem.with_suffix(stem.suffix + ".xml").read_text())
     check_opml(outline, stem.with_suffix(stem.suffix + ".opml").read_text())
     check_markdown(outline, stem.with_suffix(stem.suffix + ".md").read_text())
+    check_outline(outline, stem.with_suffix(stem.suffix + ".outline").read_text())
     text = stem.with_suffix(stem.suffix + ".txt").read_text()
     fragment = stem.with_suffix(stem.suffix + ".html").read_text()
     for _, node in preorder(outline["sections"]):

@@ -55,7 +55,7 @@ def test_bash_completes_options_formats_and_inputs(tmp_path):
     (tmp_path / "image.png").write_bytes(b"x")
     (tmp_path / "docs").mkdir()
     assert bash_complete(["outline-render", "--to", ""], tmp_path) == sorted(OUTPUT_FORMATS)
-    assert bash_complete(["outline-render", "-f", "o"], tmp_path) == ["opml"]
+    assert bash_complete(["outline-render", "-f", "o"], tmp_path) == ["opml", "outline"]
     assert bash_complete(["outline-render", "--error-format", ""], tmp_path) == ["github", "gnu"]
     assert "--collapse-depth" in bash_complete(["outline-render", "--coll"], tmp_path)
     assert bash_complete(["outline-render", "--str"], tmp_path) == ["--strict"]
@@ -75,7 +75,7 @@ def test_zsh_accepts_the_completion_function(tmp_path):
     program = f"fpath=({functions} $fpath); autoload -Uz compinit && compinit -u -D; print -- $_comps[outline-render]"
     result = subprocess.run(["zsh", "-f", "-c", program], capture_output=True, text=True, cwd=tmp_path)
     assert result.stdout.strip() == "_outline-render", result.stdout + result.stderr
-    assert ":format:(html text json markdown xml opml plist)" in script
+    assert ":format:(html text json markdown xml opml plist outline)" in script
     for name in NAMES:
         assert name in script
 

@@ -48,3 +48,18 @@ public func fuzzRoundTrip(_ data: UnsafePointer<UInt8>, _ size: Int) {
         precondition(back.bytes == expected, "\(writer) does not round-trip")
     }
 }
+
+/// Reads fuzzer input as outliners' Markdown and writes it back as one: when the writer
+/// warns of nothing, the outline reads back to the same JSON.
+public func fuzzOutlineRoundTrip(_ data: UnsafePointer<UInt8>, _ size: Int) {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    func convert(_ input: [UInt8], to: OutputFormat) -> Conversion? {
+        var options = ConversionOptions()
+        options.from = .outline
+        options.to = to
+        return try? Converter(options: options).convert(input, file: "fuzz")
+    }
+    guard let json = convert(bytes, to: .json), let written = convert(bytes, to: .outline), written.warnings.isEmpty else { return }
+    guard let back = convert(written.bytes, to: .json) else { preconditionFailure("outline output does not read back") }
+    precondition(back.bytes == json.bytes, "outline does not round-trip")
+}

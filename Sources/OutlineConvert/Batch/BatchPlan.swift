@@ -60,7 +60,13 @@ package struct BatchPlan: Sendable {
                 failures += walker.failures
                 warnings += walker.warnings
                 let readmes = format == .html ? Self.indexReadmes(walker.files.map(\.relative)) : []
+                let hidden = WikiIndex.app(of: input) == .logseq ? Self.logseqHidden(root: input) : []
                 for file in walker.files {
+                    let relative = String(file.relative.trimmingPrefix("./"))
+                    if let rule = hidden.first(where: { relative == $0 || relative.hasPrefix($0 + "/") }) {
+                        skipped.append((file.path, rule == "logseq" ? "Logseq's own files" : "hidden in logseq/config.edn"))
+                        continue
+                    }
                     let output =
                         readmes.contains(file.relative)
                         ? Path.join(outputDirectory, String(Path.join(Path.parent(file.relative), "index.html").trimmingPrefix("./")))
@@ -134,6 +140,25 @@ package struct BatchPlan: Sendable {
             }
         }
         return Set(readme.filter { !hasIndex.contains($0.key) }.values)
+    }
+
+    /// What a Logseq graph at `root` leaves out of its pages: its `logseq/` folder (settings,
+    /// backups) and the paths its `config.edn` lists under `:hidden`.
+    static func logseqHidden(root: String) -> [String] {
+        var hidden = ["logseq"]
+        guard let config = try? Files.read(Path.join(root, "logseq/config.edn"), limit: 1 << 20) else { return hidden }
+        let text = String(decoding: config, as: UTF8.self)
+        // `:hidden ["a" "b/c"]`, read as a vector of strings (comments are `;` lines).
+        let lines = text.split(separator: "\n").filter { !$0.trimmed.hasPrefix(";") }.joined(separator: "\n")
+        guard let key = lines.firstRange(of: ":hidden"), let open = lines[key.upperBound...].firstIndex(of: "["),
+            let close = lines[open...].firstIndex(of: "]")
+        else { return hidden }
+        let inside = lines[lines.index(after: open)..<close]
+        hidden += inside.split(separator: "\"", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }.map {
+            String($0.element).trimmingPrefix("/")
+        }
+        .map(String.init).filter { !$0.isEmpty }
+        return hidden
     }
 
     private static func outputPath(_ directory: String, _ relative: String, _ format: OutputFormat) -> String {

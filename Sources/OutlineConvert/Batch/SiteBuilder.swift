@@ -93,12 +93,13 @@ package struct SiteBuilder {
         // output's bytes, whatever the record says.
         let reading = settings.check ? nil : cacheFile.map(BuildRecord.Reading.init)
         guard let plan = plan() else { return .refused }
+        let conversion = withWikiIndex(plan)
         // HTML into a folder is a docs site: links between pages, assets, the link check.
         let docs =
             conversion.to == .html
             ? DocsSite(links: SiteLinks(jobs: plan.jobs, outputDirectory: outputDirectory), outputDirectory: outputDirectory, options: site)
             : nil
-        let record = reading.map { BuildRecord($0, key: recordKey(plan, isSite: docs != nil)) }
+        let record = reading.map { BuildRecord($0, key: recordKey(plan, conversion: conversion, isSite: docs != nil)) }
         if !settings.check {
             // Earlier versions kept the record in the output folder, where a deploy published it.
             unlink(Path.join(outputDirectory, BuildRecord.legacyFileName))
@@ -109,6 +110,10 @@ package struct SiteBuilder {
             outputDirectory: outputDirectory)
         let tally = BuildTally(keepsPages: site.index || docs != nil, failed: plan.failures.count)
         guard let (navigation, linkCheck) = convertPages(plan, site: docs, runner: runner, tally: tally) else { return .refused }
+        if let index = conversion.wikiIndex {
+            let shown = Dictionary(plan.jobs.map { (BatchPlan.absolute($0.input), $0.input) }, uniquingKeysWith: { a, _ in a })
+            index.missingPageWarnings(shown: { shown[$0] ?? $0 }).forEach(reporter.warning)
+        }
         var made = plan.jobs.map(\.output)
         // (When no page converted, there is no site to navigate or search.)
         if let docs, let navigation, !tally.pages.isEmpty {
@@ -146,7 +151,20 @@ package struct SiteBuilder {
 
     /// What the record of a run is valid for: the options, this program, and in a site
     /// which files are inputs (its pages' links point at them) and the site's options.
-    private func recordKey(_ plan: BatchPlan, isSite: Bool) -> String {
+    /// The conversion options, with the index of the graph or vault when the site is one
+    /// (a single folder holding `logseq/config.edn` or `.obsidian/`: docs/sites.md).
+    private func withWikiIndex(_ plan: BatchPlan) -> ConversionOptions {
+        var conversion = self.conversion
+        guard conversion.to == .html, settings.inputs.count == 1, let root = settings.inputs.first, Files.isDirectory(root),
+            let app = WikiIndex.app(of: root)
+        else { return conversion }
+        let here = Files.currentDirectory()
+        conversion.wikiIndex = WikiIndex(
+            app: app, root: BatchPlan.absolute(root, in: here), inputs: plan.jobs.map { BatchPlan.absolute($0.input, in: here) })
+        return conversion
+    }
+
+    private func recordKey(_ plan: BatchPlan, conversion: ConversionOptions, isSite: Bool) -> String {
         let inputs = isSite ? BuildRecord.hash(Array(plan.jobs.map(\.input).joined(separator: "\u{0}").utf8)) + "\u{0}" + site.fingerprint : ""
         return [conversion.fingerprint, settings.programIdentity, inputs].joined(separator: "\u{0}")
     }

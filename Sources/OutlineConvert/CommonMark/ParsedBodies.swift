@@ -50,6 +50,8 @@ struct BodyRenderer {
     var forcedOpen: Bool? = nil
     /// For plain text: ASCII markers.
     var ascii = false
+    /// How a body not among `bodies` is read.
+    var flavor = MarkdownFlavor.gitHub
     /// For HTML in a docs site: where the text of what is written goes, for the site search.
     var searchText: SearchText? = nil
 
@@ -69,6 +71,19 @@ struct BodyRenderer {
         document.appendHTML(ofBlocks: range, unsafe: unsafe, to: &html, text: searchText)
     }
 
+    /// The HTML inside the one paragraph that `markdown` (a title line with markup) makes,
+    /// links rewritten as in bodies; nil when it makes anything else (a block of its own).
+    func inlineHTML(_ markdown: String, line: Int, unsafe: Bool, links: PageLinks?) -> [UInt8]? {
+        let document = CommonMarkDocument(parsing: markdown, flavor: bodies?.flavor ?? flavor, isBody: true)
+        guard document.blockCount == 1 else { return nil }
+        if let links { document.rewriteLinks(ofBlocks: 0..<1) { url, _, _ in links.href(for: url, line: line, column: 0) } }
+        var html = ByteBuffer(capacity: markdown.utf8.count * 2)
+        document.appendHTML(ofBlocks: 0..<1, unsafe: unsafe, to: &html, text: nil)
+        let bytes = html.finish()
+        guard bytes.starts(with: Array("<p>".utf8)), bytes.count >= 8, bytes.suffix(5).elementsEqual("</p>\n".utf8) else { return nil }
+        return Array(bytes[3..<(bytes.count - 5)])
+    }
+
     /// The body as plain text, each non-blank line starting with `indent`.
     func plainText(_ body: String, at position: Int, indent: String = "") -> [UInt8] {
         guard let (document, range, _) = source(body, at: position) else { return [] }
@@ -83,7 +98,7 @@ struct BodyRenderer {
             return (bodies.document, range, bodies.document.sourceLines)
         }
         guard !body.isEmpty else { return nil }
-        let alone = CommonMarkDocument(parsing: body, flavor: bodies?.flavor ?? .gitHub, isBody: true)
+        let alone = CommonMarkDocument(parsing: body, flavor: bodies?.flavor ?? flavor, isBody: true)
         return (alone, alone.group(0..<alone.blockCount), false)
     }
 }
@@ -95,11 +110,11 @@ extension ParsedBodies {
     /// definition in another, exactly as it does when the same outline comes as Markdown.
     /// Nil when no body may define a link, or when that document does not hold every
     /// section apart (a body leaves a code block open): bodies are parsed on their own then.
-    static func together(_ outline: Outline, maxInputSize: Int) -> ParsedBodies? {
+    static func together(_ outline: Outline, maxInputSize: Int, flavor: MarkdownFlavor = .gitHub) -> ParsedBodies? {
         guard mayDefineLinks(outline.body) || outline.nodes.contains(where: mayDefineLinks) else { return nil }
         let context = WriteContext(options: ConversionOptions(), file: "", pageTitle: "", inputSize: 0)
         let markdown = MarkdownEmitter().write(outline, context: context).bytes
-        guard let parsed = try? MarkdownParser(maxInputSize: maxInputSize).parse(bytes: markdown, file: ""),
+        guard let parsed = try? MarkdownParser(maxInputSize: maxInputSize, flavor: flavor).parse(bytes: markdown, file: ""),
             let read = parsed.bodies
         else { return nil }
         var bodies = [outline.body]
@@ -107,7 +122,7 @@ extension ParsedBodies {
         guard read.count == bodies.count else { return nil }
         // The entries stand for this outline's own bodies (the Markdown may have escaped a
         // line of one), and the tree's lines are not the source's.
-        var together = ParsedBodies(document: read.document, capacity: bodies.count)
+        var together = ParsedBodies(document: read.document, flavor: flavor, capacity: bodies.count)
         for (position, body) in bodies.enumerated() {
             let entry = read.entries[position]
             together.entries.append((body, entry.blocks))

@@ -38,11 +38,15 @@ struct HTMLEmitter: OutlineWriter {
     let optionNames = ["--fragment", "--template", "--unsafe", "--accordion", "--toc"]
 
     func write(_ outline: Outline, context: WriteContext) -> (bytes: [UInt8], warnings: [Diagnostic]) {
-        let page = Page(
+        var page = Page(
             options: context.options.html, links: context.site?.links, site: context.site,
             bodies: BodyRenderer(
                 bodies: context.bodies, headingIds: PageHeadingIdentifiers(outline), forcedOpen: context.options.collapse.all,
-                searchText: context.site?.search))
+                flavor: context.bodyFlavor, searchText: context.site?.search))
+        // (In a graph or vault only: anywhere else a page's look follows its outline, not the
+        // format it was read from, so that A → outline → HTML is A → HTML.)
+        page.isBulletOutline = context.isBulletOutline && context.options.wikiIndex != nil
+        page.backlinks = context.options.wikiIndex.map { $0.backlinks(of: BatchPlan.absolute(context.file)) } ?? []
         let warnings = context.options.html.accordion ? Self.accordionWarnings(outline.nodes, file: context.file) : []
         return (page.render(outline, pageTitle: context.pageTitle, sizeHint: context.inputSize, sink: context.sink), warnings)
     }
@@ -68,6 +72,11 @@ private struct Page {
     /// In a docs site: its index, navigation and URL.
     let site: PageSite?
     let bodies: BodyRenderer
+    /// A page of a graph or vault: the items are wrapped in `outline-bullets`, which the
+    /// style shows as text with bullets, as the apps do.
+    var isBulletOutline = false
+    /// In a graph or vault: the pages that link to this one (names, relative URLs).
+    var backlinks: [(name: String, url: String)] = []
 
     /// The whole page, or only the outline markup with `fragment` (the table of contents,
     /// when there is one, first, as an element of its own).
@@ -109,7 +118,25 @@ private struct Page {
         bodies.searchText?.begin(id: "", title: pageTitle)
         bodies.appendHTML(outline.body, at: 0, line: 0, unsafe: options.unsafe, links: links, to: &html)
         var position = 1
+        if isBulletOutline { html.write("<div class=\"outline-bullets\">\n" as StaticString) }
         write(outline.nodes, depth: 1, offset: offset, group: "outline", position: &position, into: &html)
+        if isBulletOutline { html.write("</div>\n" as StaticString) }
+        writeBacklinks(into: &html)
+    }
+
+    /// In a graph or vault: the pages that link to this one ("Linked references", as the
+    /// apps list them), each by its name.
+    private func writeBacklinks(into html: inout ByteBuffer) {
+        guard !backlinks.isEmpty, let links else { return }
+        html.write("<section class=\"outline-backlinks\" aria-label=\"Linked references\">\n<h2>Linked references</h2>\n<ul>\n" as StaticString)
+        for (name, url) in backlinks {
+            html.write("<li><a href=\"" as StaticString)
+            html.write(escaping: links.href(for: url, line: 0, column: 0) ?? url)
+            html.write("\">" as StaticString)
+            html.write(escaping: name)
+            html.write("</a></li>\n" as StaticString)
+        }
+        html.write("</ul>\n</section>\n" as StaticString)
     }
 
     /// `position` is the next node's in document order (see `ParsedBodies`).
@@ -126,17 +153,22 @@ private struct Page {
             if let url = titleLinks.title, let href = links?.href(for: url, line: node.line, column: 0) { titleLinks.title = href }
             bodies.searchText?.begin(id: node.id, title: node.title)
             let mkdocsID = bodies.headingIds.mkdocsID(of: node)
+            // An outliner's title line with markup renders as its Markdown (unless the node
+            // links its title itself).
+            let richTitle = titleLinks.isEmpty ? richTitle(of: node) : nil
             guard node.isCollapsible else {
-                heading(node.title, level: level, ids: (node.id, mkdocsID), links: titleLinks, className: "outline-leaf", into: &html)
+                heading(
+                    node.title, rich: richTitle, level: level, ids: (node.id, mkdocsID), links: titleLinks, className: "outline-leaf", into: &html)
                 continue
             }
             // (The hidden heading holds no link: a link there would take focus unseen.)
-            heading(node.title, level: level, ids: nil, links: .none, className: "outline-heading", into: &html)
+            heading(node.title, rich: nil, level: level, ids: nil, links: .none, className: "outline-heading", into: &html)
             let title = node.title
             let open = !node.isCollapsed
             let accordionGroup = options.accordion ? group : nil
             Self.summary(
-                ids: (node.id, mkdocsID), title: title, links: titleLinks, level: level, open: open, group: accordionGroup, into: &html)
+                ids: (node.id, mkdocsID), title: title, rich: richTitle, links: titleLinks, level: level, open: open, group: accordionGroup,
+                into: &html)
             bodies.appendHTML(node.body, at: here, line: node.line, unsafe: options.unsafe, links: links, to: &html)
             write(
                 node.children, depth: depth + 1, offset: offset, group: options.accordion ? node.id : "", position: &position,
@@ -145,10 +177,26 @@ private struct Page {
         }
     }
 
+    /// The HTML of an outliner item's title line (`outline-title`), without its heading
+    /// marker; nil for any other title.
+    private func richTitle(of node: OutlineNode) -> [UInt8]? {
+        var source = node.attributes[AttributeKey.outlinerTitle]
+        // A plain title can hold links of the page's flavour too (`((block-id))`, `#tag`).
+        if source == nil, bodies.flavor.names.contains("wikilinks"), node.title.contains(where: { "(#{".contains($0) }) {
+            source = MarkdownEmitter.escapedTitle(node.title)
+        }
+        // An outliner's item with no title line and nothing to be titled by (an empty item,
+        // or one of properties only) shows as the app shows it: a bullet and no text.
+        if isBulletOutline, source == "", node.title == HeadingMarkers.untitled { return [] }
+        guard let source, !source.isEmpty else { return nil }
+        let line = String(OutlinerMarkdownParser.strippingHeading(source[...]))
+        return bodies.inlineHTML(line, line: node.line, unsafe: options.unsafe, links: links)
+    }
+
     /// A collapsible node's `<details>` start tag and its `<summary>`; `ids` are the node's
     /// and the one mkdocs would give it, if another.
     private static func summary(
-        ids: (id: String, mkdocs: String?), title: String, links: TitleLinks, level: Int, open: Bool, group: String?,
+        ids: (id: String, mkdocs: String?), title: String, rich: [UInt8]?, links: TitleLinks, level: Int, open: Bool, group: String?,
         into html: inout ByteBuffer
     ) {
         let id = ids.id
@@ -165,7 +213,7 @@ private struct Page {
         html.append(UInt8(ascii: "0") + UInt8(min(level, 6)))
         html.write("\">" as StaticString)
         MkDocsSlug.writeAnchor(ids.mkdocs, into: &html)
-        writeTitle(title, links: links, into: &html)
+        if let rich { html.write(rich) } else { writeTitle(title, links: links, into: &html) }
         html.write("</span><a class=\"outline-permalink\" href=\"#" as StaticString)
         html.write(escaping: id)
         html.write("\" aria-label=\"Link to this section\">#</a></summary>\n" as StaticString)
@@ -193,7 +241,7 @@ private struct Page {
     /// `<hN>` up to h6, then `<div role="heading" aria-level="N">`; with `ids`, the node's,
     /// and the one mkdocs would give it, if another.
     private func heading(
-        _ title: String, level: Int, ids: (id: String, mkdocs: String?)?, links: TitleLinks, className: StaticString,
+        _ title: String, rich: [UInt8]?, level: Int, ids: (id: String, mkdocs: String?)?, links: TitleLinks, className: StaticString,
         into html: inout ByteBuffer
     ) {
         if level <= 6 {
@@ -211,7 +259,7 @@ private struct Page {
         html.write(className)
         html.write("\">" as StaticString)
         MkDocsSlug.writeAnchor(ids?.mkdocs, into: &html)
-        Self.writeTitle(title, links: links, into: &html)
+        if let rich { html.write(rich) } else { Self.writeTitle(title, links: links, into: &html) }
         if level <= 6 {
             html.write("</h" as StaticString)
             html.append(UInt8(ascii: "0") + UInt8(level))

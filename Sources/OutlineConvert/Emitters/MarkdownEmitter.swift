@@ -134,7 +134,7 @@ struct MarkdownEmitter: OutlineWriter {
     }
 
     /// A key the front-matter reader takes: no YAML punctuation first, no `: ` inside, one line.
-    private static func isFrontMatterKey(_ key: String) -> Bool {
+    static func isFrontMatterKey(_ key: String) -> Bool {
         guard let first = key.first, !"-?:,[]{}#&*!|>'\"%@` \t".contains(first), !key.hasSuffix(" "), !key.hasSuffix(":") else { return false }
         return !key.contains(": ") && !key.contains(":\t") && !key.contains { $0.isNewline }
     }

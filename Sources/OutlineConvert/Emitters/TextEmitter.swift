@@ -14,7 +14,7 @@ struct TextEmitter: OutlineWriter {
         let ascii = context.options.ascii
         var text = ByteBuffer(capacity: context.inputSize + 4096, sink: context.sink)
         if let title = outline.title { text.write(Self.oneLine(title) + "\n\n") }
-        let bodies = BodyRenderer(bodies: context.bodies, forcedOpen: context.options.collapse.all, ascii: ascii)
+        let bodies = BodyRenderer(bodies: context.bodies, forcedOpen: context.options.collapse.all, ascii: ascii, flavor: context.bodyFlavor)
         let preamble = bodies.plainText(outline.body, at: 0)
         if !preamble.isEmpty {
             text.write(preamble)

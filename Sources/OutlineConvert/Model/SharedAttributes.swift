@@ -6,6 +6,10 @@ enum AttributeKey {
     /// The Markdown writer's depth of a node past six levels (`###### x {outline-depth="9"}`),
     /// read back by the Markdown reader.
     static let depth = "outline-depth"
+    /// An outliner item's title line as written, when it holds markup that its plain title
+    /// loses (`Read [[Intro]] **first**`), or "" for an item with no title line. HTML
+    /// renders the title from it; the outliner writer writes it back.
+    static let outlinerTitle = "outline-title"
     /// An outliner's link type (OPML's `type`: `link`, `include`, `rss`; see `TitleLinks`).
     static let linkType = "type"
     /// Front matter `toc: true`: a table of contents on this page.

@@ -32,7 +32,9 @@ struct MarkdownParser: OutlineReader {
 
     func read(_ bytes: [UInt8], file: String, options: ConversionOptions) throws -> ParsedDocument {
         // (An output that writes bodies as their text needs the sections only.)
-        try MarkdownParser(maxInputSize: options.maxInputSize, flavor: flavor).parse(
+        // (In a graph or vault, pages link by name.)
+        let flavor = options.wikiIndex != nil && flavor == .gitHub ? MarkdownFlavor.withWikiLinks(index: options.wikiIndex, page: file) : flavor
+        return try MarkdownParser(maxInputSize: options.maxInputSize, flavor: flavor).parse(
             bytes: bytes, file: file, structureOnly: !options.to.writer.rendersBodies)
     }
 

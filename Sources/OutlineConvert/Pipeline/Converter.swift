@@ -23,6 +23,8 @@ public struct ConversionOptions: Equatable, Sendable {
     public var opmlExpansion: OPMLExpansionReading?
     /// The largest input read, in bytes (`--max-input-size`); larger files are refused unread.
     public var maxInputSize = ConversionOptions.defaultMaxInputSize
+    /// In a site of a Logseq graph or an Obsidian vault: its page names, for wiki links.
+    var wikiIndex: WikiIndex?
     /// The default `maxInputSize`: 256 MiB.
     public static let defaultMaxInputSize = 256 << 20
 
@@ -82,7 +84,10 @@ public struct Converter: Sendable {
 
     /// The format from `--from`, else the file's extension, else its content.
     private func format(of file: String, _ bytes: ArraySlice<UInt8>) -> InputFormat {
-        options.from ?? InputFormat(pathExtension: Path.fileExtension(file)) ?? InputFormat(sniffing: bytes)
+        if let from = options.from { return from }
+        guard let byExtension = InputFormat(pathExtension: Path.fileExtension(file)) else { return InputFormat(sniffing: bytes) }
+        // (Every page of a Logseq graph is an outline, a flat list too.)
+        return options.wikiIndex?.app == .logseq && byExtension == .markdown ? .outline : byExtension.refined(by: bytes)
     }
 
     /// Converts one input. `file` names it in messages and gives its extension; `site`,
@@ -149,13 +154,18 @@ public struct Converter: Sendable {
     /// The writer's output for a resolved outline, with the page's facts in a docs site; the
     /// document's warnings come first.
     private func emit(_ document: ParsedDocument, file: String, inputSize: Int, site: PageSite?, sink: OutputSink? = nil) -> Conversion {
-        let outline = document.outline
+        var outline = document.outline
+        if document.isBulletOutline, options.to.writer.rendersBodies, let index = options.wikiIndex {
+            OutlinerPages.name(&outline, file: file, index: index)
+        }
         let title = pageTitle(outline, file: file)
         var context = WriteContext(options: options, file: file, pageTitle: title, inputSize: inputSize)
         context.site = site
         context.sink = sink
         if options.to.writer.rendersBodies {
-            context.bodies = document.bodies ?? ParsedBodies.together(outline, maxInputSize: options.maxInputSize)
+            context.bodies = document.bodies ?? ParsedBodies.together(outline, maxInputSize: options.maxInputSize, flavor: document.bodyFlavor)
+            context.bodyFlavor = document.bodyFlavor
+            context.isBulletOutline = document.isBulletOutline
         }
         let (output, warnings) = options.to.writer.write(outline, context: context)
         var facts: PageFacts?

@@ -42,6 +42,11 @@ struct WriteContext {
     var sink: OutputSink? = nil
     /// The bodies as the reader parsed them, for writers that render bodies.
     var bodies: ParsedBodies? = nil
+    /// How a body not among `bodies` is read.
+    var bodyFlavor = MarkdownFlavor.gitHub
+    /// Whether the outline was read from outliners' Markdown (in a graph or vault, HTML shows
+    /// its items as text with bullets).
+    var isBulletOutline = false
 }
 
 /// What a page of a docs site needs besides its outline (docs/sites.md).
@@ -102,7 +107,8 @@ public struct InputFormat: Hashable, Sendable, CustomStringConvertible {
     /// Every input format, in sniffing order (Markdown, which takes anything, last).
     public static let all: [InputFormat] = [
         InputFormat(reader: PlistParser()), InputFormat(reader: OPMLParser()), InputFormat(reader: XMLSectionParser()),
-        InputFormat(reader: JSONOutlineParser()), InputFormat(reader: MarkdownParser(flavor: .commonMark)),
+        InputFormat(reader: JSONOutlineParser()), InputFormat(reader: OutlinerMarkdownParser()),
+        InputFormat(reader: MarkdownParser(flavor: .commonMark)),
         InputFormat(reader: MarkdownParser()),
     ]
 
@@ -116,6 +122,8 @@ public struct InputFormat: Hashable, Sendable, CustomStringConvertible {
     public static let json = named("json")
     /// The `opml` format.
     public static let opml = named("opml")
+    /// The `outline` format: outliners' Markdown, bullets as the outline.
+    public static let outline = named("outline")
 
     private static func named(_ name: String) -> InputFormat {
         guard let format = InputFormat(name: name) else { preconditionFailure("no input format \(name)") }
@@ -141,6 +149,12 @@ public struct InputFormat: Hashable, Sendable, CustomStringConvertible {
         self = Self.all.first { $0.reader.sniff(bytes.prefix(4096)) } ?? Self.markdown
     }
 
+    /// The format of a file whose extension says `self`, refined by its first bytes: a
+    /// Markdown file that is a bullet outline (docs/formats.md) is read as one.
+    func refined(by head: ArraySlice<UInt8>) -> InputFormat {
+        self == .markdown && Self.outline.reader.sniff(head) ? .outline : self
+    }
+
     /// The `--from` name.
     public var name: String { reader.name }
     /// The file extensions read as this format, lowercase, without the dot.
@@ -164,7 +178,7 @@ public struct OutputFormat: Hashable, Sendable, CustomStringConvertible {
     public static let all: [OutputFormat] = [
         OutputFormat(writer: HTMLEmitter()), OutputFormat(writer: TextEmitter()), OutputFormat(writer: JSONEmitter()),
         OutputFormat(writer: MarkdownEmitter()), OutputFormat(writer: XMLSectionEmitter()),
-        OutputFormat(writer: OPMLEmitter()), OutputFormat(writer: PlistEmitter()),
+        OutputFormat(writer: OPMLEmitter()), OutputFormat(writer: PlistEmitter()), OutputFormat(writer: OutlinerMarkdownEmitter()),
     ]
 
     /// The `html` format.
@@ -181,6 +195,8 @@ public struct OutputFormat: Hashable, Sendable, CustomStringConvertible {
     public static let opml = named("opml")
     /// The `plist` format.
     public static let plist = named("plist")
+    /// The `outline` format: outliners' Markdown, bullets as the outline.
+    public static let outline = named("outline")
 
     private static func named(_ name: String) -> OutputFormat {
         guard let format = OutputFormat(name: name) else { preconditionFailure("no output format \(name)") }

@@ -6,6 +6,12 @@ public struct ParsedDocument {
     public var warnings: [Diagnostic]
     /// What the reader kept so that bodies render without a second parse (Markdown input).
     var bodies: ParsedBodies?
+    /// How bodies that are not in `bodies` are read (outliners' Markdown has wiki links).
+    var bodyFlavor = MarkdownFlavor.gitHub
+    /// Whether it was read as outliners' Markdown: in a graph or vault, its HTML shows items
+    /// as the apps show them (text with bullets), and a page without a title shows its name
+    /// (only where it is shown: HTML and text; the outline keeps no title).
+    var isBulletOutline = false
 
     init(outline: Outline, warnings: [Diagnostic] = [], bodies: ParsedBodies? = nil) {
         self.outline = outline

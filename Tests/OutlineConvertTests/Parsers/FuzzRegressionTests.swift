@@ -18,7 +18,8 @@ import Testing
     func aKeptCrashConvertsOrFailsWithALocatedError(path: String) throws {
         let bytes = Array(try Data(contentsOf: Self.folder.appending(path: path)))
         let target = String(path.prefix { $0 != "/" })
-        let from: InputFormat = ["FuzzPlist": .plist, "FuzzXML": .xml, "FuzzOPML": .opml, "FuzzJSON": .json][target] ?? .markdown
+        let from: InputFormat =
+            ["FuzzPlist": .plist, "FuzzXML": .xml, "FuzzOPML": .opml, "FuzzJSON": .json, "FuzzOutline": .outline][target] ?? .markdown
         for output in OutputFormat.all {
             var options = ConversionOptions()
             options.from = from

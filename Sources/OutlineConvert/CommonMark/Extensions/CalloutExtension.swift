@@ -26,7 +26,7 @@ struct CalloutExtension: MarkdownExtension {
         CommonMarkDocument.walk(root) { node, entering in
             guard entering, cmark_node_get_type(node) == CMARK_NODE_BLOCK_QUOTE,
                 let paragraph = cmark_node_first_child(node), cmark_node_get_type(paragraph) == CMARK_NODE_PARAGRAPH,
-                let header = Self.header(of: paragraph)
+                let header = Self.header(of: paragraph, wikiLinks: tree.flavor.names.contains("wikilinks"))
             else { return }
             quotes.append((node, header))
         }
@@ -52,7 +52,8 @@ struct CalloutExtension: MarkdownExtension {
     }
 
     /// The header of a block quote's first paragraph, unless it is none or GitHub's alert.
-    private static func header(of paragraph: OpaquePointer) -> Header? {
+    /// (`wikiLinks`: the title shows a wiki link by its label, as a vault's title is text.)
+    private static func header(of paragraph: OpaquePointer, wikiLinks: Bool) -> Header? {
         var line = ""
         var node = cmark_node_first_child(paragraph)
         var alone = true
@@ -80,7 +81,7 @@ struct CalloutExtension: MarkdownExtension {
             open = fold == "+"
             rest = rest.dropFirst()
         }
-        let title = TitleText.normalized(String(rest))
+        let title = TitleText.normalized(wikiLinks ? WikiLinks.plainText(String(rest)) : String(rest))
         // GitHub's alert types alone on the line are read as GitHub reads them (an alert,
         // or with nothing after it a quote).
         let gitHub = ["note", "tip", "important", "warning", "caution"].contains(type) && open == nil && title.isEmpty && alone

@@ -1,0 +1,316 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The names a Logseq graph or an Obsidian vault links by (docs/sites.md, "Graphs and
+/// vaults"), found before any page is converted: each page's name as the app resolves it,
+/// case aside (a Logseq page by its file name, `a___b.md` being `a/b`, and by its `title::`
+/// and `alias::`; an Obsidian note by its file name and its path), every other file by its
+/// name (attachments), and each Logseq block id with its page and its title line. Wiki
+/// links are resolved against it to relative links between the inputs, which the site then
+/// rewrites, copies and checks like any other link.
+final class WikiIndex: Sendable, Equatable {
+    /// Two indexes are equal when they index the same names.
+    static func == (a: WikiIndex, b: WikiIndex) -> Bool { a.fingerprint == b.fingerprint }
+
+    /// Which app's rules apply.
+    enum App: String, Sendable {
+        case logseq
+        case obsidian
+    }
+
+    let app: App
+    /// The folder of the graph or vault (absolute).
+    let root: String
+    /// How Logseq names journal pages (`:journal/page-title-format` in `logseq/config.edn`).
+    let journalFormat: String
+    /// Page names, lowercased, to their input (absolute).
+    private let pages: [String: String]
+    /// Other files by their name, lowercased, to their path (absolute): the shortest path
+    /// wins, as Obsidian resolves an attachment.
+    private let files: [String: String]
+    /// Logseq block ids to their page (absolute) and their title line.
+    private let blocks: [String: (page: String, title: String)]
+    /// Each page (absolute) to the pages that link to it.
+    private let backlinks: [String: Set<String>]
+    /// Everything above as one stable string, for the build record: a page renamed or a
+    /// block id added changes what links resolve to on other pages.
+    let fingerprint: String
+    /// The names linked to that no page has, by the page linking (absolute) and name, with
+    /// how many times: noted as pages are written, from any worker.
+    private let missing = Lock()
+    nonisolated(unsafe) private var missingNames: [String: [String: Int]] = [:]
+
+    /// What the folder `root` is, if a graph or a vault: a `logseq/config.edn` makes it a
+    /// Logseq graph, an `.obsidian` folder an Obsidian vault.
+    static func app(of root: String) -> App? {
+        var info = stat()
+        if stat(Path.join(root, "logseq/config.edn"), &info) == 0, info.st_mode & S_IFMT == S_IFREG { return .logseq }
+        if Files.isDirectory(Path.join(root, ".obsidian")) { return .obsidian }
+        return nil
+    }
+
+    /// The index of the graph or vault at `root` whose pages are `inputs` (absolute paths);
+    /// other files are found under `root`, hidden folders aside.
+    init(app: App, root: String, inputs: [String]) {
+        self.app = app
+        self.root = root
+        journalFormat =
+            app == .logseq ? Self.configString(":journal/page-title-format", root: root) ?? JournalDate.defaultFormat : JournalDate.defaultFormat
+        var pages: [String: String] = [:]
+        var blocks: [String: (page: String, title: String)] = [:]
+        var linksByPage: [(page: String, names: [String])] = []
+        func add(_ name: String, _ input: String) {
+            let key = Self.key(name)
+            // (The first name given wins: a file's own name before another page's alias.)
+            if !key.isEmpty && pages[key] == nil { pages[key] = input }
+        }
+        let markdown = inputs.filter { Path.fileExtension($0).lowercased() == "md" }.sorted()
+        for input in markdown { add(Self.pageName(of: input, root: root, app: app, journalFormat: journalFormat), input) }
+        if app == .obsidian {
+            // A note is also linked by its path in the vault (`[[Folder/Note]]`).
+            for input in markdown where input.hasPrefix(root + "/") {
+                add(Path.deletingExtension(String(input.dropFirst(root.count + 1))), input)
+            }
+        }
+        for input in markdown {
+            guard let text = try? Files.read(input, limit: 64 << 20) else { continue }
+            let scan = Self.scan(String(decoding: text, as: UTF8.self))
+            for name in scan.names { add(name, input) }
+            linksByPage.append((input, scan.links))
+            // (Titles as the reader makes them: plain text, all of a page's in one parse.)
+            let titles = scan.blocks.isEmpty ? [] : OutlinerTitles.plainTitles(scan.blocks.map(\.1))
+            for ((id, _), title) in zip(scan.blocks, titles) where blocks[id] == nil {
+                blocks[id] = (input, title.isEmpty ? HeadingMarkers.untitled : title)
+            }
+        }
+        var files: [String: String] = [:]
+        for file in Self.files(under: root) where Path.fileExtension(file).lowercased() != "md" {
+            let key = Self.key(Path.lastComponent(file))
+            if let known = files[key], known.utf8.count <= file.utf8.count { continue }
+            files[key] = file
+        }
+        // Back-links, once every name is known: each page that links to a page, once.
+        var backlinks: [String: Set<String>] = [:]
+        for (page, names) in linksByPage {
+            for name in names {
+                guard let target = pages[Self.key(name)], target != page else { continue }
+                backlinks[target, default: []].insert(page)
+            }
+        }
+        self.pages = pages
+        self.files = files
+        self.blocks = blocks
+        self.backlinks = backlinks
+        var parts = [app.rawValue, journalFormat]
+        parts += pages.keys.sorted().map { $0 + "\u{1}" + (pages[$0] ?? "") }
+        parts += files.keys.sorted().map { $0 + "\u{1}" + (files[$0] ?? "") }
+        parts += backlinks.keys.sorted().map { $0 + "\u{1}" + (backlinks[$0] ?? []).sorted().joined(separator: "\u{1}") }
+        parts += blocks.keys.sorted().map { $0 + "\u{1}" + (blocks[$0].map { $0.page + "\u{1}" + $0.title } ?? "") }
+        fingerprint = BuildRecord.hash(Array(parts.joined(separator: "\u{0}").utf8))
+    }
+
+    /// A page's name from its file: Logseq's `a___b.md` is `a/b`, `%2F` is `/`, and a
+    /// journal `journals/2024_01_15.md` is its date in `journalFormat` (Logseq's
+    /// `:journal/page-title-format`, by default `Jan 15th, 2024`).
+    static func pageName(of input: String, root: String, app: App, journalFormat: String = JournalDate.defaultFormat) -> String {
+        let name = Path.deletingExtension(Path.lastComponent(input))
+        guard app == .logseq else { return name }
+        if Path.lastComponent(Path.parent(input)) == "journals", let date = JournalDate(fileName: name) {
+            return date.formatted(journalFormat)
+        }
+        return name.replacing("___", with: "/").replacing("%2F", with: "/").replacing("%2f", with: "/")
+    }
+
+    /// The name of the page `input` (absolute), as links name it.
+    func pageName(of input: String) -> String {
+        Self.pageName(of: input, root: root, app: app, journalFormat: journalFormat)
+    }
+
+    /// Names are compared as the apps compare them: case aside.
+    static func key(_ name: String) -> String { TitleText.normalized(name).lowercased() }
+
+    /// The input of the page named `name`, if any.
+    func page(named name: String) -> String? { pages[Self.key(name)] }
+
+    /// The file named `name` (an attachment: `![[image.png]]`), if any.
+    func file(named name: String) -> String? {
+        files[Self.key(Path.lastComponent(name))]
+    }
+
+    /// Notes that `page` (absolute) links to `name`, which no page has.
+    func noteMissing(_ name: String, from page: String) {
+        missing.withLock { missingNames[page, default: [:]][name, default: 0] += 1 }
+    }
+
+    /// One warning per page that links to pages that do not exist, naming them; `shown`
+    /// gives a page's path as the user named it.
+    func missingPageWarnings(shown: (String) -> String) -> [Diagnostic] {
+        missing.withLock { missingNames }.sorted { $0.key < $1.key }.map { page, names in
+            let list = names.sorted { $0.key < $1.key }.prefix(20).map { "'\(Quote.snippet($0.key))'" + ($0.value > 1 ? " (\($0.value)×)" : "") }
+            return Diagnostic(
+                SourceLocation(file: shown(page)),
+                "links to \(names.count == 1 ? "a page" : "\(names.count) pages") that \(names.count == 1 ? "does" : "do") not exist, shown as text: "
+                    + list.joined(separator: ", ") + (names.count > 20 ? ", …" : ""))
+        }
+    }
+
+    /// The pages that link to `page` (absolute), by name: each name, and its relative URL
+    /// from `page`.
+    func backlinks(of page: String) -> [(name: String, url: String)] {
+        (backlinks[page] ?? []).map { (pageName(of: $0), Self.relativeURL(to: $0, from: page)) }
+            .sorted { ($0.name.lowercased(), $0.name) < ($1.name.lowercased(), $1.name) }
+    }
+
+    /// The page and title line of the Logseq block `id`, if any.
+    func block(_ id: String) -> (page: String, title: String)? { blocks[id.lowercased()] }
+
+    /// `target` (absolute) as a relative URL from the folder of `page` (absolute),
+    /// percent-encoded as a link destination, with `fragment` if any.
+    static func relativeURL(to target: String, from page: String, fragment: String? = nil) -> String {
+        let from = Path.parent(page).split(separator: "/")
+        let to = target.split(separator: "/")
+        var common = 0
+        while common < from.count && common < to.count - 1 && from[common] == to[common] { common += 1 }
+        let parts = Array(repeating: "..", count: from.count - common) + to[common...].map { String($0) }
+        return parts.map(Self.percentEncoded).joined(separator: "/") + (fragment.map { "#" + Self.percentEncoded($0) } ?? "")
+    }
+
+    /// A path segment with every byte a link destination cannot hold as it is escaped.
+    static func percentEncoded(_ text: String) -> String {
+        var result = ""
+        for byte in text.utf8 {
+            if byte.isASCIILetter || byte.isASCIIDigit || "-._~!$&'*+,;=:@".utf8.contains(byte) {
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                let hex = Array("0123456789ABCDEF".utf8)
+                result += "%" + String(decoding: [hex[Int(byte >> 4)], hex[Int(byte & 15)]], as: UTF8.self)
+            }
+        }
+        return result
+    }
+
+    /// A string setting of a Logseq graph's `logseq/config.edn` (`:key "value"`), if set.
+    private static func configString(_ key: String, root: String) -> String? {
+        guard let config = try? Files.read(Path.join(root, "logseq/config.edn"), limit: 1 << 20) else { return nil }
+        for line in String(decoding: config, as: UTF8.self).split(separator: "\n") where !line.trimmed.hasPrefix(";") {
+            guard let found = line.firstRange(of: key) else { continue }
+            let rest = line[found.upperBound...].trimmed
+            guard rest.hasPrefix("\""), let close = rest.dropFirst().firstIndex(of: "\"") else { continue }
+            return String(rest[rest.index(after: rest.startIndex)..<close])
+        }
+        return nil
+    }
+
+    // MARK: Reading the pages
+
+    /// What a page says of itself and of others: its own names (`title::` and `alias::`
+    /// among its first properties, `aliases:` in front matter), its block ids with the
+    /// title line of their item, and the names it links to (`[[name]]`, `#[[name]]`,
+    /// `#name`), outside fenced code.
+    private static func scan(_ text: String) -> (names: [String], blocks: [(String, String)], links: [String]) {
+        var names: [String] = []
+        var blocks: [(String, String)] = []
+        var links: [String] = []
+        var lastItem = ""
+        var atTop = true
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)[...]
+        let frontMatter = FrontMatter.lineCount(of: Array(lines.prefix(20_000)))
+        if frontMatter > 0 { names += frontMatterAliases(lines.prefix(frontMatter)) }
+        lines = lines.dropFirst(frontMatter)
+        var fence: Fence?
+        for line in lines {
+            let (_, content) = OutlinerMarkdownParser.indentation(of: line)
+            let itemText = OutlinerMarkdownParser.itemText(content)
+            if let open = fence {
+                if open.isClosed(by: content) { fence = nil }
+                continue
+            }
+            fence = Fence(opening: itemText ?? content)
+            if fence != nil { continue }
+            links += linkedNames(in: content)
+            if let item = itemText {
+                lastItem = String(item)
+                if OutlinerMarkdownParser.property(item) == nil { atTop = false }
+            }
+            guard let (key, value) = OutlinerMarkdownParser.property(itemText ?? content) else {
+                if !content.isEmpty && itemText == nil { atTop = false }
+                continue
+            }
+            switch key.lowercased() {
+            case "title" where atTop: names.append(value)
+            case "alias" where atTop: names += aliases(value)
+            case "id": blocks.append((value.lowercased(), lastItem))
+            default: break
+            }
+        }
+        return (names, blocks, links)
+    }
+
+    /// The names a line links to: `[[name]]` (without its `|label` or `#heading`), and
+    /// `#name` or `#[[name]]`.
+    private static func linkedNames(in line: Substring) -> [String] {
+        guard line.contains("[[") || line.contains("#") else { return [] }
+        var names: [String] = []
+        var rest = line
+        while let open = rest.firstRange(of: "[["), let close = rest[open.upperBound...].firstRange(of: "]]") {
+            let inner = rest[open.upperBound..<close.lowerBound]
+            let name = inner.prefix { $0 != "|" && $0 != "#" }.trimmed
+            if !name.isEmpty && !inner.contains("[[") { names.append(name) }
+            rest = rest[close.upperBound...]
+        }
+        for match in line.matches(of: /(?:^|\s)#([^\s#\[\],.;:!?"')]+)/) { names.append(String(match.output.1)) }
+        return names
+    }
+
+    /// Obsidian's `aliases:` (or `alias:`) in front matter: `[a, b]`, `a, b`, or `- a` lines.
+    private static func frontMatterAliases(_ lines: ArraySlice<Substring>) -> [String] {
+        var names: [String] = []
+        var inList = false
+        for line in lines.dropFirst().dropLast() {
+            let trimmed = line.trimmed
+            if line.first != " " && line.first != "-" { inList = false }
+            if trimmed.hasPrefix("aliases:") || trimmed.hasPrefix("alias:") {
+                let value = trimmed.drop { $0 != ":" }.dropFirst().trimmed
+                inList = value.isEmpty
+                names += value.trimmingPrefix("[").split(separator: ",").map { String($0).replacing("]", with: "").trimmed }
+            } else if inList, trimmed.hasPrefix("- ") {
+                names.append(String(trimmed.dropFirst(2)).trimmed)
+            }
+        }
+        // (Quotes around a name are YAML's, not the name's.)
+        return names.map { String($0.drop { $0 == "\"" || $0 == "'" }.reversed().drop { $0 == "\"" || $0 == "'" }.reversed()) }
+            .filter { !$0.isEmpty }
+    }
+
+    /// `alias:: a, [[b c]]` as its names.
+    private static func aliases(_ value: String) -> [String] {
+        value.split(separator: ",").map { WikiLinks.plainText(String($0)).trimmed }.filter { !$0.isEmpty }
+    }
+
+    /// Every regular file under `folder`, hidden folders and files aside (the app's own
+    /// settings, `.git`), as absolute paths; at most a million.
+    private static func files(under folder: String) -> [String] {
+        var found: [String] = []
+        var pending = [folder]
+        while let current = pending.popLast(), found.count < 1_000_000 {
+            guard let directory = opendir(current) else { continue }
+            defer { closedir(directory) }
+            while let entry = readdir(directory) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                guard !name.hasPrefix(".") else { continue }
+                let path = Path.join(current, name)
+                var info = stat()
+                guard lstat(path, &info) == 0 else { continue }
+                switch FileKind(mode: info.st_mode) {
+                case .directory: pending.append(path)
+                case .regular: found.append(path)
+                default: break
+                }
+            }
+        }
+        return found
+    }
+}

@@ -1,0 +1,221 @@
+internal import CCmark
+
+/// Outliners' and vaults' links (`wikilinks`), for outliners' Markdown and the pages of a
+/// graph or vault (docs/formats.md): `[[Page]]`, `[[Page|label]]`, `[[Page#Heading]]` and
+/// `[[#Heading]]` become links, `![[image.png]]` an image and `![[Note]]` a link to the note;
+/// Logseq's `((block-id))` links to its block, labelled with the block's title, and `#tag`
+/// or `#[[tag]]` links to the tag's page when there is one. With an index (a site of a graph
+/// or vault), a name resolves as the app resolves it, to a relative link between inputs
+/// that the site rewrites and checks; without one, `[[Page]]` links to `Page.md` beside the
+/// page (`a/b` to `a___b.md`, Logseq's file name).
+struct WikiLinkExtension: MarkdownExtension {
+    var name: String { "wikilinks" }
+    let index: WikiIndex?
+    /// The page's own path (absolute), where relative links start.
+    let page: String
+
+    func prepared(for source: SourceLines) -> WikiLinkExtension? {
+        source.bytes.contains(bytes: "[[") || source.bytes.contains(bytes: "((") || source.bytes.contains(bytes: "#") ? self : nil
+    }
+
+    /// One link found in a text: to `url`, or with none to a page that does not exist
+    /// (shown as its label).
+    private struct Found {
+        let range: Range<Int>
+        let url: String?
+        let label: String
+        var isImage = false
+    }
+
+    func makeInlines(under block: OpaquePointer, text: ArraySlice<UInt8>, of tree: MarkdownTree) {
+        var texts: [OpaquePointer] = []
+        var links: [OpaquePointer] = []
+        var linkDepth = 0
+        MarkdownTree.walk(under: block) { node, entering in
+            switch cmark_node_get_type(node) {
+            case CMARK_NODE_LINK where entering:
+                linkDepth += 1
+                // Logseq's labelled references: `[label]([[Page]])`, `[label](((block-id)))`.
+                if let url = cmark_node_get_url(node), url.pointee == 0x5B || url.pointee == 0x28 { links.append(node) }
+            case CMARK_NODE_TEXT:
+                guard linkDepth == 0 else { return }
+                let literal = CommonMarkDocument.literalBytes(node)[...]
+                if literal.contains(bytes: "[[") || literal.contains(bytes: "((") || literal.contains(UInt8(ascii: "#")) { texts.append(node) }
+            case CMARK_NODE_LINK, CMARK_NODE_IMAGE:
+                linkDepth += entering ? 1 : -1
+            default:
+                break
+            }
+        }
+        for link in links {
+            let url = String(cString: cmark_node_get_url(link))
+            guard let found = find(in: url).first, found.range == 0..<url.utf8.count else { continue }
+            if let target = found.url {
+                cmark_node_set_url(link, target)
+            } else if let text = tree.newNode(CMARK_NODE_CUSTOM_INLINE, enter: Self.missingStart, exit: "</span>") {
+                // (A page that does not exist: its label as text.)
+                while let child = cmark_node_first_child(link) { cmark_node_append_child(text, child) }
+                cmark_node_insert_before(link, text)
+                cmark_node_free(link)
+            }
+        }
+        for text in texts {
+            let links = find(in: String(decoding: CommonMarkDocument.literalBytes(text), as: UTF8.self))
+            guard !links.isEmpty else { continue }
+            for (index, piece) in tree.split(text, at: links.map { ($0.range.lowerBound, $0.range.count) }) {
+                let link = links[index]
+                let node: OpaquePointer?
+                if let url = link.url {
+                    node = tree.newNode(link.isImage ? CMARK_NODE_IMAGE : CMARK_NODE_LINK)
+                    node.map { cmark_node_set_url($0, url) }
+                } else {
+                    node = tree.newNode(CMARK_NODE_CUSTOM_INLINE, enter: Self.missingStart, exit: "</span>")
+                }
+                guard let node else { continue }
+                MarkdownTree.setLiteral(piece, Array(link.label.utf8)[...])
+                cmark_node_insert_before(piece, node)
+                cmark_node_append_child(node, piece)
+            }
+        }
+    }
+
+    /// The links in a text, in order, with their byte ranges.
+    private func find(in text: String) -> [Found] {
+        let bytes = Array(text.utf8)
+        var found: [Found] = []
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "["), let (end, inner) = Self.enclosed(bytes, at: index, open: "[[", close: "]]") {
+                let embed = index > 0 && bytes[index - 1] == UInt8(ascii: "!")
+                let start = embed ? index - 1 : index
+                if let link = wikiLink(inner, embed: embed) {
+                    found.append(Found(range: start..<end, url: link.url, label: link.label, isImage: link.isImage))
+                }
+                index = end
+                continue
+            }
+            if byte == UInt8(ascii: "("), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "("),
+                let (end, inner) = Self.enclosed(bytes, at: index, open: "((", close: "))"), let pages = self.index,
+                inner.utf8.count == 36, inner.allSatisfy({ $0.isHexDigit || $0 == "-" })
+            {
+                if let target = pages.block(inner) {
+                    let url = WikiIndex.relativeURL(to: target.page, from: page, fragment: inner.lowercased())
+                    found.append(Found(range: index..<end, url: url, label: target.title))
+                } else {
+                    pages.noteMissing("((\(inner)))", from: page)
+                    found.append(Found(range: index..<end, url: nil, label: inner))
+                }
+                index = end
+                continue
+            }
+            // Logseq's `{{embed [[Page]]}}` and `{{embed ((block-id))}}`: the link to what it embeds.
+            if byte == UInt8(ascii: "{"), let (end, inner) = Self.enclosed(bytes, at: index, open: "{{", close: "}}"), inner.hasPrefix("embed "),
+                let embedded = find(in: inner.dropFirst(6).trimmed).first, embedded.range.count == inner.dropFirst(6).trimmed.utf8.count
+            {
+                found.append(Found(range: index..<end, url: embedded.url, label: embedded.label))
+                index = end
+                continue
+            }
+            if byte == UInt8(ascii: "#"), index == 0 || bytes[index - 1] == .space || bytes[index - 1] == .tab, let tag = tag(bytes, at: index) {
+                found.append(tag)
+                index = tag.range.upperBound
+                continue
+            }
+            index += 1
+        }
+        return found
+    }
+
+    /// `open` … `close` at `index`, on one line and not empty: the end after `close`, and
+    /// the text between.
+    private static func enclosed(_ bytes: [UInt8], at index: Int, open: String, close: String) -> (Int, String)? {
+        guard bytes[index...].starts(with: open.utf8) else { return nil }
+        let start = index + open.utf8.count
+        var end = start
+        while end + 1 < bytes.count {
+            if bytes[end] == .lineFeed || bytes[end...].starts(with: open.utf8) { return nil }
+            if bytes[end...].starts(with: close.utf8) { break }
+            end += 1
+        }
+        guard end + 1 < bytes.count, bytes[end...].starts(with: close.utf8), end > start else { return nil }
+        return (end + close.utf8.count, String(decoding: bytes[start..<end], as: UTF8.self))
+    }
+
+    /// What `[[inner]]` (or `![[inner]]`) links to and shows.
+    private func wikiLink(_ inner: String, embed: Bool) -> (url: String?, label: String, isImage: Bool)? {
+        var target = inner
+        var label: String?
+        if let bar = inner.firstIndex(of: "|") {
+            target = String(inner[..<bar])
+            label = String(inner[inner.index(after: bar)...])
+        }
+        var heading: String?
+        if let hash = target.firstIndex(of: "#") {
+            heading = String(target[target.index(after: hash)...])
+            target = String(target[..<hash])
+        }
+        target = target.trimmed
+        // `#A#B` names heading B under A: the last is the one linked to. Obsidian's block
+        // links (`#^id`) are not read: they link to the page.
+        let lastHeading = heading.flatMap { $0.split(separator: "#").last.map { String($0).trimmed } }
+        let fragment = lastHeading.flatMap { $0.hasPrefix("^") ? nil : IdentifierAssigner.slug($0) }
+        let shown =
+            label?.trimmed
+            ?? (target.isEmpty
+                ? lastHeading ?? "" : target + (heading.map { " › " + $0.split(separator: "#").joined(separator: " › ").trimmed } ?? ""))
+        if target.isEmpty { return fragment.map { ("#" + WikiIndex.percentEncoded($0), shown, false) } }
+        let isImage = embed && Self.imageExtensions.contains(Path.fileExtension(target).lowercased())
+        if embed && !Path.fileExtension(target).isEmpty && Path.fileExtension(target).lowercased() != "md" {
+            // An attachment, by its name anywhere in the vault.
+            let file = index?.file(named: target)
+            let url =
+                file.map { WikiIndex.relativeURL(to: $0, from: page) }
+                ?? target.split(separator: "/").map { WikiIndex.percentEncoded(String($0)) }.joined(separator: "/")
+            return (url, label?.trimmed ?? (isImage ? target : Path.lastComponent(target)), isImage)
+        }
+        let name = Path.fileExtension(target).lowercased() == "md" ? Path.deletingExtension(target) : target
+        if let input = index?.page(named: name) {
+            return (WikiIndex.relativeURL(to: input, from: page, fragment: fragment), shown, false)
+        }
+        if let index {
+            // No such page: the app shows an empty one; here it is text, and a warning.
+            index.noteMissing(name, from: page)
+            return (nil, shown, false)
+        }
+        // Without an index (one page on its own): the page's file beside it.
+        let file = WikiIndex.percentEncoded(name.replacing("/", with: "___")) + ".md"
+        return (file + (fragment.map { "#" + WikiIndex.percentEncoded($0) } ?? ""), shown, false)
+    }
+
+    /// Logseq's `#tag` or `#[[tag]]` at `index`, when a page has that name.
+    private func tag(_ bytes: [UInt8], at index: Int) -> Found? {
+        guard let pages = self.index, pages.app == .logseq else { return nil }
+        var end = index + 1
+        var name: String
+        if let (close, inner) = Self.enclosed(bytes, at: index + 1, open: "[[", close: "]]") {
+            end = close
+            name = inner
+        } else {
+            while end < bytes.count, bytes[end] != .space, bytes[end] != .tab, bytes[end] != .lineFeed, !",.;:!?\"')".utf8.contains(bytes[end]) {
+                end += 1
+            }
+            name = String(decoding: bytes[(index + 1)..<end], as: UTF8.self)
+        }
+        guard !name.isEmpty, let input = pages.page(named: name) else { return nil }
+        return Found(range: index..<end, url: WikiIndex.relativeURL(to: input, from: page), label: "#" + name)
+    }
+
+    /// What a link to a page that does not exist is shown as.
+    private static let missingStart = "<span class=\"outline-missing-page\">"
+
+    private static let imageExtensions: Set<String> = ["png", "jpg", "jpeg", "gif", "svg", "webp", "bmp", "avif", "ico", "tif", "tiff"]
+}
+
+extension MarkdownFlavor {
+    /// GitHub's flavour with Logseq's blocks and wiki links, for the page at `page`:
+    /// outliners' Markdown, and every page of a graph or vault (`index`).
+    static func withWikiLinks(index: WikiIndex?, page: String) -> MarkdownFlavor {
+        MarkdownFlavor(extensions: [LogseqBlockExtension()] + gitHub.extensions + [WikiLinkExtension(index: index, page: BatchPlan.absolute(page))])
+    }
+}

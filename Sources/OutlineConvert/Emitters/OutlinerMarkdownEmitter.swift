@@ -1,0 +1,113 @@
+/// Writes an outline as outliners' Markdown (docs/formats.md), the way Logseq writes a page,
+/// so that it reads back to the same outline: `title::` and the outline's attributes as
+/// page properties, the preamble, then a `- ` item per node, its children indented one tab
+/// further. Under an item's title line: `collapsed:: true` on a collapsed node, `id::` where
+/// reading the title back would give another id, its attributes as `key:: value`, then its
+/// body, two spaces past the item's indentation. A title is written from `outline-title`
+/// when it has one, else escaped so that it reads back as the same plain text. One
+/// fallback, with a warning: an attribute that is not a property (its name, or a value over
+/// several lines) is left out. A body line that would read as an item or a property gets
+/// one more `\`, which the reader takes off (`OutlinerEscapes`).
+struct OutlinerMarkdownEmitter: OutlineWriter {
+    let name = "outline"
+    let extensions = ["md"]
+    /// Property names the reader takes for itself.
+    private static let reserved: Set<String> = ["collapsed", "id", AttributeKey.outlinerTitle]
+
+    func write(_ outline: Outline, context: WriteContext) -> (bytes: [UInt8], warnings: [Diagnostic]) {
+        var text = ByteBuffer(capacity: context.inputSize + 4096, sink: context.sink)
+        var warnings = WriterWarnings(file: context.file, format: "outline")
+        var properties: [(name: String, value: String)] = []
+        if let title = outline.title { properties.append(("title", title)) }
+        // The page's attributes that are no property (a value over several lines) go in
+        // front matter, which the reader reads too; so does a preamble's `---` first line.
+        let (asProperties, asFrontMatter) = Self.pageAttributes(outline.attributes)
+        properties += writableProperties(asProperties, of: nil, reserved: ["title"], warnings: &warnings)
+        let frontMatter = warnings.writable(
+            asFrontMatter, of: nil, reserved: ["title", "collapse-depth"], isName: MarkdownEmitter.isFrontMatterKey, what: "a front-matter key")
+        if !frontMatter.isEmpty || (properties.isEmpty && outline.body.hasPrefix("---")) {
+            let lines = frontMatter.map { $0.name + ": " + MarkdownEmitter.yamlQuoted($0.value) }
+            text.write("---\n" + (lines.isEmpty ? ["{}"] : lines).joined(separator: "\n") + "\n---\n")
+        }
+        for property in properties { text.write(property.name + ":: " + property.value + "\n") }
+        if !outline.body.isEmpty {
+            if !properties.isEmpty { text.write("\n" as StaticString) }
+            text.write(Self.escaped(outline.body, preamble: true))
+            text.write("\n" as StaticString)
+        }
+        if !text.isEmpty && !outline.nodes.isEmpty { text.write("\n" as StaticString) }
+        write(outline.nodes, indent: "", into: &text, warnings: &warnings)
+        // An empty outline is one empty line: an empty file would be refused as input.
+        if text.isEmpty { text.write("\n" as StaticString) }
+        return (text.finish(), warnings.list)
+    }
+
+    private func write(_ nodes: [OutlineNode], indent: String, into text: inout ByteBuffer, warnings: inout WriterWarnings) {
+        let content = indent + "  "
+        for node in nodes {
+            // An item with no title line is a bare `-`, its lines below it.
+            let title = node.attributes[AttributeKey.outlinerTitle] ?? MarkdownEmitter.escapedTitle(node.title)
+            text.write(indent + (title.isEmpty ? "-\n" : "- " + Self.escapingItemStart(title) + "\n"))
+            var lines: [String] = []
+            if node.isCollapsed { lines.append("collapsed:: true") }
+            if node.id != IdentifierAssigner.slug(node.title) {
+                if node.id.contains(where: \.isNewline) {
+                    warnings.dropped("id", of: node, because: "a property cannot hold a line break")
+                } else {
+                    lines.append("id:: " + node.id)
+                }
+            }
+            lines += writableProperties(node.attributes, of: node, reserved: Self.reserved, warnings: &warnings).map { $0.name + ":: " + $0.value }
+            if !node.body.isEmpty {
+                lines += Self.escaped(node.body, preamble: false).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            }
+            for line in lines { text.write(line.isEmpty ? "\n" : content + line + "\n") }
+            write(node.children, indent: indent + "\t", into: &text, warnings: &warnings)
+        }
+    }
+
+    /// The page's attributes as properties, and those a property cannot hold.
+    private static func pageAttributes(_ attributes: [String: String]) -> ([String: String], [String: String]) {
+        var properties: [String: String] = [:]
+        var others: [String: String] = [:]
+        for (key, value) in attributes {
+            if isPropertyValue(value) && OutlinerMarkdownParser.property(Substring(key + ":: x")) != nil {
+                properties[key] = value
+            } else {
+                others[key] = value
+            }
+        }
+        return (properties, others)
+    }
+
+    /// A value a property line holds as it is: one line, no spaces at its ends.
+    private static func isPropertyValue(_ value: String) -> Bool { !value.contains(where: \.isNewline) && value == value.trimmed }
+
+    /// The attributes that can be written as `key:: value` lines, in name order.
+    private func writableProperties(
+        _ attributes: [String: String], of node: OutlineNode?, reserved: Set<String>, warnings: inout WriterWarnings
+    ) -> [(name: String, value: String)] {
+        warnings.writable(
+            attributes, of: node, reserved: reserved, isName: { OutlinerMarkdownParser.property(Substring($0 + ":: x")) != nil },
+            what: "a property name"
+        )
+        .filter { property in
+            let writable = Self.isPropertyValue(property.value)
+            if !writable { warnings.dropped(property.name, of: node, because: "a property's value is one line without spaces at its ends") }
+            return writable
+        }
+    }
+
+    /// A title that would not read as an item's first line (`- x` would make an item of
+    /// its own inside it) gets a `\` first.
+    private static func escapingItemStart(_ title: String) -> String {
+        OutlinerMarkdownParser.itemText(title[...]) != nil || OutlinerMarkdownParser.property(title[...]) != nil ? "\\" + title : title
+    }
+
+    /// A body or the preamble with the lines that would read as something else escaped
+    /// (`OutlinerEscapes`, which the reader undoes).
+    private static func escaped(_ text: String, preamble: Bool) -> String {
+        OutlinerEscapes.apply(text.split(separator: "\n", omittingEmptySubsequences: false), adding: true, preamble: preamble)
+            .joined(separator: "\n")
+    }
+}

@@ -1,0 +1,485 @@
+/// Reads outliners' Markdown (docs/formats.md, "Outliners' Markdown"): a bullet outline as
+/// Logseq, Drummer and Obsidian write it, each `- ` item a node. An item's first line is
+/// its title, `key:: value` lines right after it are its properties (`collapsed:: true` its
+/// state, `id::` its id, the others its attributes), the rest of its lines its body, and the
+/// items indented under it its children. `key:: value` lines before the first item are the
+/// page's properties (`title::` its title). Lines inside a fenced code block are never
+/// items. A title line with inline markup keeps its source in the attribute
+/// `outline-title`, from which HTML renders it and the writer writes it back.
+struct OutlinerMarkdownParser: OutlineReader {
+    let name = "outline"
+    let extensions: [String] = []
+    let isText = true
+
+    /// A parser; it keeps no state between documents.
+    init() {}
+
+    /// Whether Markdown text is a bullet outline (the rule of docs/formats.md), from its
+    /// first bytes: outside front matter and fenced code, there are Logseq properties where
+    /// Logseq writes them (`key:: value` on the first line, as an item's text, or right
+    /// under an item or another such property), or every line that starts at the margin
+    /// is a `- ` item and at least one item is nested.
+    func sniff(_ head: ArraySlice<UInt8>) -> Bool {
+        let lines = String(decoding: head.prefix(65_536), as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        var index = FrontMatter.lineCount(of: lines)
+        var fence: Fence?
+        var sawItem = false
+        var nested = false
+        var onlyItems = true
+        // Whether a property may follow: at the top, or under an item or a property.
+        var propertyMayFollow = true
+        while index < lines.count {
+            let line = lines[index]
+            index += 1
+            let (indent, content) = Self.indentation(of: line)
+            if let open = fence {
+                if open.isClosed(by: content) { fence = nil }
+                continue
+            }
+            if content.isEmpty { continue }
+            let item = Self.itemText(content)
+            if Self.property(item ?? content) != nil && (item != nil || propertyMayFollow) { return true }
+            propertyMayFollow = item != nil
+            if let opened = Fence(opening: item ?? content) {
+                fence = opened
+                continue
+            }
+            if item != nil {
+                sawItem = true
+                if indent > 0 { nested = true }
+            } else if indent == 0 {
+                onlyItems = false
+            }
+        }
+        return sawItem && nested && onlyItems
+    }
+
+    func read(_ bytes: [UInt8], file: String, options: ConversionOptions) throws -> ParsedDocument {
+        var document = try parse(bytes, file: file, blocks: options.wikiIndex.map { index in { index.block($0)?.title } })
+        document.bodyFlavor = .withWikiLinks(index: options.wikiIndex, page: file)
+        document.isBulletOutline = true
+        return document
+    }
+
+    /// Parses an outline in `bytes`; `file` names it in messages. `blocks` gives a Logseq
+    /// block's title by its id, for titles that reference blocks (in a graph).
+    func parse(_ bytes: [UInt8], file: String, blocks: ((String) -> String?)? = nil) throws -> ParsedDocument {
+        let text = try SourceText.validated(bytes, file: file)
+        try MarkdownLimits().check(text, lineStarts: Lines.lineStarts(text), file: file)
+        let lines = String(decoding: text, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        let frontMatter = try FrontMatter(Array(lines.prefix(FrontMatter.lineCount(of: lines))), file: file)
+        var builder = Builder(file: file)
+        for number in frontMatter.lineCount..<lines.count { try builder.add(lines[number], line: number + 1) }
+        var (outline, warnings) = builder.finish(blocks: blocks)
+        for (key, value) in frontMatter.attributes where outline.attributes[key] == nil { outline.attributes[key] = value }
+        outline.title = outline.title ?? frontMatter.title
+        outline.collapseDepth = frontMatter.collapseDepth
+        return ParsedDocument(outline: outline, warnings: frontMatter.warnings + warnings)
+    }
+
+    // MARK: Lines
+
+    /// The width of a line's indentation (a tab counts as four columns) and the rest.
+    static func indentation(of line: Substring) -> (Int, Substring) {
+        var width = 0
+        var index = line.startIndex
+        while index < line.endIndex, line[index] == " " || line[index] == "\t" {
+            width += line[index] == "\t" ? 4 - width % 4 : 1
+            index = line.index(after: index)
+        }
+        return (width, line[index...])
+    }
+
+    /// The text of an item's first line (after `- `, `* ` or `+ `; "" for a bare `-`), or
+    /// nil when `content` (a line without its indentation) is not an item.
+    static func itemText(_ content: Substring) -> Substring? {
+        guard let marker = content.first, marker == "-" || marker == "*" || marker == "+" else { return nil }
+        let rest = content.dropFirst()
+        if rest.allSatisfy({ $0 == " " || $0 == "\t" }) { return rest.isEmpty || marker == "-" ? "" : nil }
+        guard rest.first == " " || rest.first == "\t" else { return nil }
+        // `* * *` and `- - -` are rules, not items.
+        if content.allSatisfy({ $0 == marker || $0 == " " || $0 == "\t" }) { return nil }
+        return rest.dropFirst()
+    }
+
+    /// A Logseq property line `key:: value` (the key: a letter or `_`, then letters, digits,
+    /// `-`, `_`), as its key and value; nil for any other line.
+    static func property(_ line: Substring) -> (key: String, value: String)? {
+        guard let first = line.unicodeScalars.first, first.properties.isAlphabetic || first == "_",
+            let marker = line.firstRange(of: "::")
+        else { return nil }
+        let key = line[..<marker.lowerBound]
+        guard key.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" }) else {
+            return nil
+        }
+        let rest = line[marker.upperBound...]
+        guard rest.isEmpty || rest.first == " " else { return nil }
+        return (String(key), rest.trimmed)
+    }
+
+    /// A heading's marker at the start of a title line (`## Usage`): its level.
+    static func headingLevel(_ title: Substring) -> Int? {
+        let hashes = title.prefix { $0 == "#" }.count
+        guard (1...6).contains(hashes) else { return nil }
+        let rest = title.dropFirst(hashes)
+        return rest.isEmpty || rest.first == " " || rest.first == "\t" ? hashes : nil
+    }
+
+    /// A title line without its heading marker.
+    static func strippingHeading(_ title: Substring) -> Substring {
+        guard let level = headingLevel(title) else { return title }
+        return title.dropFirst(level).drop { $0 == " " || $0 == "\t" }
+    }
+}
+
+/// The writer's reversible escape for text lines that would read as something else: a
+/// body line (outside fenced code) that would be an item (`- x`), its first line a property
+/// (`key:: value`), or in the preamble a heading at the margin, is written with one more
+/// `\` before it, and read back with one less, whatever backslashes it already had.
+enum OutlinerEscapes {
+    /// Whether a line (without its indentation) is escaped when written; `first`: the text's
+    /// first line; `preamble`: the text before the first item.
+    static func isEscaped(_ content: Substring, first: Bool, preamble: Bool) -> Bool {
+        let bare = content.drop { $0 == "\\" }
+        return OutlinerMarkdownParser.itemText(bare) != nil || (first && OutlinerMarkdownParser.property(bare) != nil)
+            || (preamble && OutlinerMarkdownParser.headingLevel(bare) != nil)
+    }
+
+    /// `lines` with each line that needs it escaped (`adding`) or unescaped.
+    static func apply(_ lines: [Substring], adding: Bool, preamble: Bool) -> [Substring] {
+        var result: [Substring] = []
+        result.reserveCapacity(lines.count)
+        var fence: Fence?
+        var isFirst = true
+        for line in lines {
+            let (indent, content) = OutlinerMarkdownParser.indentation(of: line)
+            defer { isFirst = isFirst && content.isEmpty }
+            if let open = fence {
+                if open.isClosed(by: content) { fence = nil }
+                result.append(line)
+                continue
+            }
+            fence = Fence(opening: content)
+            let start = line.index(line.endIndex, offsetBy: -content.count)
+            if !isEscaped(content, first: isFirst, preamble: preamble && indent == 0) {
+                result.append(line)
+            } else if adding {
+                result.append(line[..<start] + "\\" + content)
+            } else if content.first == "\\" {
+                result.append(line[..<start] + content.dropFirst())
+            } else {
+                result.append(line)
+            }
+        }
+        return result
+    }
+}
+
+/// A fenced code block's opening line (three or more backticks or tildes), closed by a
+/// line of at least as many of the same.
+struct Fence {
+    let marker: Character
+    let length: Int
+
+    init?(opening content: Substring) {
+        guard let marker = content.first, marker == "`" || marker == "~" else { return nil }
+        let length = content.prefix { $0 == marker }.count
+        guard length >= 3, marker == "~" || !content.dropFirst(length).contains("`") else { return nil }
+        self.marker = marker
+        self.length = length
+    }
+
+    func isClosed(by content: Substring) -> Bool {
+        let run = content.prefix { $0 == marker }.count
+        return run >= length && content.dropFirst(run).allSatisfy { $0 == " " || $0 == "\t" }
+    }
+}
+
+extension FrontMatter {
+    /// How many lines a front matter block at the top of `lines` takes (0 when none).
+    static func lineCount(of lines: [Substring]) -> Int {
+        guard lines.first?.trimmingTrailingSpaces == "---" else { return 0 }
+        guard let close = lines.indices.dropFirst().prefix(20_000).first(where: { ["---", "..."].contains(lines[$0].trimmingTrailingSpaces) }),
+            let matter = try? FrontMatter(Array(lines[...close]), file: "")
+        else { return 0 }
+        return matter.lineCount
+    }
+}
+
+/// Builds the outline line by line: a stack of the open items, each with its indentation.
+private struct Builder {
+    let file: String
+    private var stack: [Item] = []
+    private var roots: [OutlineNode] = []
+    private var preamble: [Substring] = []
+    private var pageProperties: [(key: String, value: String, line: Int)] = []
+    private var warnings: [Diagnostic] = []
+    /// The fence open in the item being read (or in the preamble), if any.
+    private var fence: Fence?
+    private var fenceIndent = 0
+
+    /// An item being read: where it starts, the column its content starts at, its lines.
+    private struct Item {
+        let indent: Int
+        let contentColumn: Int
+        let line: Int
+        var lines: [Substring]
+        var children: [OutlineNode] = []
+    }
+
+    init(file: String) { self.file = file }
+
+    mutating func add(_ line: Substring, line number: Int) throws {
+        let (indent, content) = OutlinerMarkdownParser.indentation(of: line)
+        if let open = fence {
+            // An item left of the code's item ends an unclosed fence, as it ends the item.
+            if !(indent < fenceIndent && OutlinerMarkdownParser.itemText(content) != nil) {
+                if open.isClosed(by: content) && indent <= fenceIndent + 3 { fence = nil }
+                appendContent(line, indent: indent)
+                return
+            }
+            fence = nil
+        }
+        if let text = OutlinerMarkdownParser.itemText(content) {
+            // (Continuation lines are two columns in, as Logseq writes them, or where the text starts.)
+            let contentColumn = indent + max(2, content.count - text.count)
+            try open(Item(indent: indent, contentColumn: contentColumn, line: number, lines: [text]))
+            if let opened = Fence(opening: text) {
+                fence = opened
+                fenceIndent = contentColumn
+            }
+            return
+        }
+        if indent == 0, OutlinerMarkdownParser.headingLevel(content) != nil {
+            // A heading at the margin is an item of its own (Logseq writes them so).
+            try open(Item(indent: 0, contentColumn: 0, line: number, lines: [content]))
+            return
+        }
+        if let opened = Fence(opening: content) {
+            fence = opened
+            fenceIndent = indent
+        }
+        if stack.isEmpty && roots.isEmpty, let property = OutlinerMarkdownParser.property(content), indent == 0,
+            preamble.allSatisfy({ $0.trimmed.isEmpty }), fence == nil
+        {
+            pageProperties.append((property.key, property.value, number))
+            return
+        }
+        appendContent(line, indent: indent)
+    }
+
+    /// A line that belongs to the open item (its indentation up to the item's content
+    /// column taken off), or to the preamble.
+    private mutating func appendContent(_ line: Substring, indent: Int) {
+        guard !stack.isEmpty else {
+            preamble.append(line)
+            return
+        }
+        let column = stack[stack.count - 1].contentColumn
+        stack[stack.count - 1].lines.append(Self.dropping(columns: min(indent, column), from: line))
+    }
+
+    /// `line` without its first `columns` columns of indentation (a tab that straddles the
+    /// limit is kept as the spaces left of it).
+    private static func dropping(columns: Int, from line: Substring) -> Substring {
+        var width = 0
+        var index = line.startIndex
+        while index < line.endIndex, width < columns, line[index] == " " || line[index] == "\t" {
+            let next = line[index] == "\t" ? width + 4 - width % 4 : width + 1
+            if next > columns { return Substring(String(repeating: " ", count: next - columns)) + line[line.index(after: index)...] }
+            width = next
+            index = line.index(after: index)
+        }
+        return line[index...]
+    }
+
+    private mutating func open(_ item: Item) throws {
+        while let top = stack.last, top.indent >= item.indent { close() }
+        guard stack.count < XMLReader.maxDepth else {
+            throw ConversionError.refused(
+                SourceLocation(file: file, line: item.line, column: item.indent + 1),
+                "items nest deeper than \(XMLReader.maxDepth) levels, the limit for outlines")
+        }
+        stack.append(item)
+    }
+
+    private mutating func close() {
+        guard let item = stack.popLast() else { return }
+        var node = Self.node(of: item, warnings: &warnings, file: file)
+        node.children = item.children
+        if stack.isEmpty { roots.append(node) } else { stack[stack.count - 1].children.append(node) }
+    }
+
+    /// An item's node: title, properties and body from its lines (its title's plain text is
+    /// found later for all items at once).
+    private static func node(of item: Item, warnings: inout [Diagnostic], file: String) -> OutlineNode {
+        var lines = item.lines[...]
+        var title: Substring? = nil
+        if let first = lines.first {
+            // A bare `-` has no title line; nor has an item that starts with a property or
+            // a block (a fence, Logseq's `#+BEGIN_…`): its lines are all properties and body.
+            if first.isEmpty {
+                lines = lines.dropFirst()
+            } else if OutlinerMarkdownParser.property(first) == nil, Fence(opening: first) == nil, !first.hasPrefix("#+BEGIN_") {
+                title = first
+                lines = lines.dropFirst()
+            }
+        }
+        var node = OutlineNode(title: "", line: item.line)
+        while let line = lines.first, let property = OutlinerMarkdownParser.property(line) {
+            lines = lines.dropFirst()
+            switch property.key.lowercased() {
+            case "collapsed": node.collapsed = property.value.lowercased() == "true"
+            case "id": node.id = property.value
+            default:
+                if node.attributes[property.key] != nil {
+                    warnings.append(
+                        Diagnostic(
+                            SourceLocation(file: file, line: item.line),
+                            "the property '\(Quote.snippet(property.key))' is given twice; the first is kept"))
+                } else {
+                    node.attributes[property.key] = property.value
+                }
+            }
+        }
+        node.body = BodyText.normalized(OutlinerEscapes.apply(Array(lines), adding: false, preamble: false).joined(separator: "\n"))
+        // The title's source, until its plain text is known (see `Builder.finish`).
+        node.attributes[AttributeKey.outlinerTitle] = title.map(String.init) ?? ""
+        return node
+    }
+
+    mutating func finish(blocks: ((String) -> String?)?) -> (Outline, [Diagnostic]) {
+        while !stack.isEmpty { close() }
+        var outline = Outline(body: BodyText.normalized(OutlinerEscapes.apply(preamble, adding: false, preamble: true).joined(separator: "\n")))
+        // A first item of properties only holds the page's (Logseq writes them so too).
+        if pageProperties.isEmpty, let first = roots.first, first.attributes[AttributeKey.outlinerTitle] == "",
+            first.body.isEmpty, first.children.isEmpty, first.id.isEmpty, first.collapsed == nil
+        {
+            roots.removeFirst()
+            pageProperties = first.attributes.filter { $0.key != AttributeKey.outlinerTitle }.sorted { $0.key < $1.key }
+                .map { ($0.key, $0.value, first.line) }
+        }
+        for property in pageProperties {
+            if property.key.lowercased() == "title", !property.value.isEmpty {
+                outline.title = TitleText.normalized(property.value)
+            } else {
+                outline.attributes[property.key] = property.value
+            }
+        }
+        outline.nodes = OutlinerTitles.resolve(roots, blocks: blocks)
+        return (outline, warnings)
+    }
+}
+
+/// Gives items their plain titles: every title line is read by cmark as a heading's text,
+/// all of a page's in one parse. A line whose text is its plain title escaped as the
+/// Markdown writer escapes it needs nothing more; any other keeps its source in
+/// `outline-title` (an item with no title line keeps it empty and is titled by the block
+/// its body starts with, else `Untitled`).
+enum OutlinerTitles {
+    /// `nodes` with their titles; `blocks` gives a Logseq block's title by its id, for a
+    /// title that references one (`((id))` shows as the block's title).
+    static func resolve(_ nodes: [OutlineNode], blocks: ((String) -> String?)? = nil) -> [OutlineNode] {
+        var sources: [String] = []
+        collect(nodes, into: &sources)
+        guard !sources.isEmpty else { return nodes }
+        var next = 0
+        return apply(nodes, titles: plainTitles(sources, blocks: blocks), next: &next)
+    }
+
+    /// The plain titles of title lines, read in one parse.
+    static func plainTitles(_ sources: [String], blocks: ((String) -> String?)? = nil) -> [String] {
+        let markdown = sources.map { "# " + escapingClosingHashes(OutlinerMarkdownParser.strippingHeading($0[...])) }.joined(separator: "\n")
+        let document = CommonMarkDocument(parsing: markdown, structureOnly: true)
+        var titles: [String] = []
+        titles.reserveCapacity(sources.count)
+        for index in 0..<document.blockCount {
+            guard let block = document.heading(at: index) else { continue }
+            titles.append(plainTitle(of: block.heading.parts, blocks: blocks))
+        }
+        return titles
+    }
+
+    private static func collect(_ nodes: [OutlineNode], into sources: inout [String]) {
+        for node in nodes {
+            sources.append(node.attributes[AttributeKey.outlinerTitle] ?? "")
+            collect(node.children, into: &sources)
+        }
+    }
+
+    private static func apply(_ nodes: [OutlineNode], titles: [String], next: inout Int) -> [OutlineNode] {
+        nodes.map { node in
+            var node = node
+            let source = node.attributes[AttributeKey.outlinerTitle] ?? ""
+            let plain = next < titles.count ? titles[next] : ""
+            next += 1
+            node.title = plain.isEmpty ? untitled(node.body) : plain
+            if !source.isEmpty && MarkdownEmitter.escapedTitle(plain) == source { node.attributes[AttributeKey.outlinerTitle] = nil }
+            node.children = apply(node.children, titles: titles, next: &next)
+            return node
+        }
+    }
+
+    /// The title of an item without a title line, from the block its body starts with
+    /// (`Query` for `#+BEGIN_QUERY`, `Code` for a fence), else `Untitled`.
+    private static func untitled(_ body: String) -> String {
+        let first = body.prefix { $0 != "\n" }
+        if first.lowercased().hasPrefix("#+begin_") {
+            let kind = first.dropFirst(8).prefix { !$0.isWhitespace }.lowercased()
+            if !kind.isEmpty { return CollapsibleBlocks.titleCased(kind) }
+        }
+        return Fence(opening: first) != nil ? "Code" : HeadingMarkers.untitled
+    }
+
+    /// A line as ATX heading text that keeps a final run of `#` (which would close it).
+    private static func escapingClosingHashes(_ line: Substring) -> String {
+        let trimmed = line.trimmingTrailingSpaces
+        let hashes = trimmed.reversed().prefix { $0 == "#" }.count
+        guard hashes > 0, hashes == trimmed.count || trimmed.dropLast(hashes).last == " " || trimmed.dropLast(hashes).last == "\t" else {
+            return String(line)
+        }
+        return String(trimmed.dropLast(hashes)) + "\\" + String(repeating: "#", count: hashes)
+    }
+
+    /// The plain text of a title line: its text and code, wiki links by their label
+    /// (`[[Page]]` as `Page`, `[[Page|label]]` as `label`), white space normalized.
+    private static func plainTitle(of parts: [CommonMarkDocument.TitlePart], blocks: ((String) -> String?)?) -> String {
+        var text = ""
+        for part in parts {
+            switch part {
+            case .text(let piece), .code(let piece): text += piece
+            case .lineBreak: text += " "
+            case .html: break
+            }
+        }
+        return TitleText.normalized(WikiLinks.plainText(text, blocks: blocks))
+    }
+}
+
+/// `[[Page]]`, `[[Page|label]]` and `[[Page#Heading]]`: the links of outliners and vaults.
+enum WikiLinks {
+    /// Text with each wiki link replaced by what the apps show of it: its label, else its
+    /// page (and heading).
+    static func plainText(_ text: String, blocks: ((String) -> String?)? = nil) -> String {
+        var text = text
+        if let blocks, text.contains("((") {
+            // Logseq's references by their blocks' titles, and `{{embed …}}` by what it embeds.
+            text = text.replacing(/\{\{embed\s+(.*?)\s*\}\}/) { String($0.output.1) }
+            text = text.replacing(/\(\(([0-9a-fA-F-]{36})\)\)/) { blocks(String($0.output.1)) ?? String($0.output.0) }
+        }
+        guard text.contains("[[") else { return text }
+        var result = ""
+        var rest = text[...]
+        while let open = rest.firstRange(of: "[["), let close = rest[open.upperBound...].firstRange(of: "]]") {
+            result += rest[..<open.lowerBound]
+            let inner = rest[open.upperBound..<close.lowerBound]
+            if let bar = inner.firstIndex(of: "|") {
+                result += inner[inner.index(after: bar)...]
+            } else {
+                result += inner
+            }
+            rest = rest[close.upperBound...]
+        }
+        return result + rest
+    }
+}

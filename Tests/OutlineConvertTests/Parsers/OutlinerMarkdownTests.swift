@@ -1,0 +1,218 @@
+import Foundation
+import Testing
+
+@testable import OutlineConvert
+
+/// Outliners' Markdown (Logseq pages, Drummer's and Obsidian's bullet outlines): read, found
+/// among Markdown files, written back, and rendered.
+@Suite struct OutlinerMarkdownTests {
+    /// A Logseq page as the app writes it: page properties, tabs, properties under a title
+    /// line, a folded block, an id, a heading block, code, a title line with markup.
+    static let logseqPage = """
+        alias:: Guide
+        type:: [[Feature]]
+
+        - ## Usage
+        \t- Type `/Code block`
+        \t  collapsed:: true
+        \t  id:: 6103e488-22d4-4751-b27a-69b278067c26
+        \t  updated-at:: 1609233703526
+        \t\t- nested child
+        \t- An example:
+        \t  ```clojure
+        \t  - (not an item)
+        \t  ```
+        - Read [[The basics]] **first**
+        -
+        \t- under a bare bullet
+        """
+
+    static func read(_ text: String, file: String = "Code block.md", from: InputFormat? = nil) throws -> Outline {
+        try Support.outline(text, file: file) { $0.from = from }
+    }
+
+    /// The outline without its nodes' source lines, which differ from format to format.
+    static func withoutLines(_ outline: Outline) -> Outline {
+        func strip(_ nodes: [OutlineNode]) -> [OutlineNode] {
+            nodes.map { node in
+                var node = node
+                node.line = 0
+                node.children = strip(node.children)
+                return node
+            }
+        }
+        var outline = outline
+        outline.nodes = strip(outline.nodes)
+        return outline
+    }
+
+    @Test func eachItemIsANodeWithItsPropertiesStateAndBody() throws {
+        let outline = try Self.read(Self.logseqPage)
+        // The page's properties are the outline's attributes (its name, from its file, is
+        // only shown: see below).
+        #expect(outline.title == nil)
+        #expect(outline.attributes == ["alias": "Guide", "type": "[[Feature]]"])
+        let nodes = Support.flatten(outline)
+        #expect(nodes.map(\.depth) == [1, 2, 3, 2, 1, 1, 2])
+        #expect(
+            nodes.map(\.node.title) == [
+                "Usage", "Type /Code block", "nested child", "An example:", "Read The basics first", "Untitled", "under a bare bullet",
+            ])
+        let folded = nodes[1].node
+        #expect(folded.isCollapsed && folded.id == "6103e488-22d4-4751-b27a-69b278067c26")
+        #expect(folded.attributes == ["updated-at": "1609233703526", AttributeKey.outlinerTitle: "Type `/Code block`"])
+        // Code stays code, its `- ` line included, without the item's indentation.
+        #expect(nodes[3].node.body == "```clojure\n- (not an item)\n```" && nodes[3].node.children.isEmpty)
+        // A heading marker and markup are kept where HTML and the writer find them.
+        #expect(nodes[0].node.attributes == [AttributeKey.outlinerTitle: "## Usage"])
+        #expect(nodes[4].node.attributes == [AttributeKey.outlinerTitle: "Read [[The basics]] **first**"])
+        #expect(nodes[5].node.attributes == [AttributeKey.outlinerTitle: ""])
+    }
+
+    @Test func logseqPagesAndNestedBulletListsAreFoundAmongMarkdownFiles() throws {
+        #expect(try Self.read(Self.logseqPage, file: "page.md").nodes.count == 3)
+        #expect(try Self.read("- a\n\t- b\n- c\n", file: "page.md").nodes.map(\.title) == ["a", "c"])
+        // A flat list, or a list after a paragraph, is Markdown: one preamble holding it.
+        #expect(try Self.read("- a\n- b\n", file: "page.md").nodes.isEmpty)
+        #expect(try Self.read("Intro\n\n- a\n  - b\n", file: "page.md").nodes.isEmpty)
+        #expect(try Self.read("# A\n\n- a\n  - b\n", file: "page.md").nodes.map(\.title) == ["A"])
+        // A `key:: value` line in code or in a paragraph is not a property; `--from
+        // markdown` says Markdown.
+        #expect(try Self.read("```\nkey:: value\n```\n", file: "page.md").nodes.isEmpty)
+        #expect(try Self.read("# A\ntext\nkey:: value\n", file: "page.md").nodes.map(\.title) == ["A"])
+        #expect(try Self.read(Self.logseqPage, file: "page.md", from: .markdown).nodes.isEmpty)
+        // A flat list is an outline when asked for.
+        #expect(try Self.read("- a\n- b\n", file: "page.md", from: .outline).nodes.map(\.title) == ["a", "b"])
+    }
+
+    @Test func spacesIndentAsWellAsTabsAndAnUnclosedFenceEndsWithItsItem() throws {
+        let outline = try Self.read("- a\n  - b\n    text of b\n- c\n  ```\n  code\n- d\n", from: .outline)
+        #expect(Support.flatten(outline).map(\.node.title) == ["a", "b", "c", "d"])
+        #expect(outline.nodes[0].children[0].body == "text of b")
+        #expect(outline.nodes[1].body == "```\ncode")
+    }
+
+    @Test func itWritesBackWhatItReadsThroughEveryFormat() throws {
+        let original = try Self.read(Self.logseqPage)
+        for format in OutputFormat.all where InputFormat(name: format.name) != nil {
+            let written = try Support.convert(Self.logseqPage, file: "Code block.md") { $0.to = format }
+            let back = try Support.outline(written.output, file: "Code block.\(format.fileExtension)") {
+                $0.from = InputFormat(name: format.name)
+            }
+            #expect(Self.withoutLines(back) == Self.withoutLines(original), "through \(format.name)")
+        }
+    }
+
+    @Test func otherFormatsWriteOutlinesThatReadBackTheSame() throws {
+        let markdown = """
+            ---
+            title: Notes
+            ---
+            Intro with a list:
+
+            - one
+            - two
+
+            # Plain *title* {#custom .collapsed role=x}
+            Body line.
+            key:: not a property
+
+            ## Child
+            """
+        let original = try Support.outline(markdown)
+        let written = try Support.convert(markdown) { $0.to = .outline }
+        // Lines of a body that would read as items get a `\` more, which reading takes off.
+        #expect(written.output.contains("\n\\- one\n") && written.warnings.isEmpty)
+        let back = try Support.outline(written.output, file: "x.md") { $0.from = .outline }
+        #expect(back.title == "Notes" && back.nodes[0].id == "custom" && back.nodes[0].isCollapsed)
+        #expect(back.nodes[0].attributes == ["role": "x"] && back.nodes[0].children.map(\.title) == ["Child"])
+        #expect(Self.withoutLines(back) == Self.withoutLines(original))
+    }
+
+    @Test func theEscapeIsReversedWhateverBackslashesALineHad() throws {
+        let body = "- item\n\\- escaped by its author\n\\\\- two\n```\n- in code\n```\n  * nested"
+        let outline = Outline(body: "key:: not a page property\n\n## not an item", nodes: [OutlineNode(title: "A", body: "k:: v\n" + body)])
+        let written = Converter(
+            options: {
+                var options = ConversionOptions(); options.to = .outline; return options
+            }()
+        ).write(outline)
+        #expect(written.output.contains("  ```\n  - in code\n  ```"))
+        let back = try Support.outline(written.output, file: "x.md") { $0.from = .outline }
+        #expect(back.body == outline.body && back.nodes.first?.body == "k:: v\n" + body && back.nodes.first?.attributes == [:])
+    }
+
+    @Test func htmlRendersATitleLineWithItsMarkupAndFoldsAsTheAppDid() throws {
+        let html = try Support.convert(Self.logseqPage, file: "page.md") { $0.html.fragment = true }.output
+        #expect(html.contains("<details id=\"6103e488-22d4-4751-b27a-69b278067c26\"><summary>"))
+        #expect(html.contains("Type <code>/Code block</code>"))
+        // On its own, a page is titled as any outline is (in a graph, by its name).
+        #expect(!html.contains("outline-page-title") && !html.contains("outline-bullets"))
+        #expect(html.contains("Read <a href=\"The%20basics.md\">The basics</a> <strong>first</strong>"))
+        #expect(!html.contains("collapsed::") && !html.contains("updated-at") && !html.contains("alias::"))
+        // The text output shows titles, never properties.
+        let text = try Support.convert(Self.logseqPage, file: "page.md") { $0.to = .text }.output
+        #expect(text.contains("▸ Type /Code block") && !text.contains("::"))
+    }
+
+    @Test func hostileOutlinesAreRefusedOrEscapedWithTheirPlace() throws {
+        let deep = (0..<300).map { String(repeating: "\t", count: $0) + "- x" }.joined(separator: "\n")
+        #expect {
+            try Self.read(deep, from: .outline)
+        } throws: { error in
+            guard case .refused(let location, _) = error as? ConversionError else { return false }
+            return location.line > 100 && location.line <= 300 && location.column > 0
+        }
+        let html = try Support.convert("- <script>alert(1)</script> [x](javascript:alert(1))\n\t- y\n", file: "p.md") { $0.html.fragment = true }
+            .output
+        #expect(!html.contains("<script>") && !html.contains("javascript:"))
+        #expect(throws: ConversionError.self) { try Self.read("- a\u{0}\n", from: .outline) }
+    }
+}
+
+/// A Logseq graph's names, and the links and blocks of its pages, in process (the site
+/// itself: Tests/oracle/test_outliners.py).
+@Suite struct WikiLinkTests {
+    @Test func aGraphsLinksResolveByNameAliasBlockAndJournalDate() throws {
+        let root = try Support.temporaryDirectory()
+        defer { Support.remove(root) }
+        let files = [
+            "logseq/config.edn": "{:journal/page-title-format \"EEEE, dd.MM.yyyy\"}\n",
+            "pages/Target.md": "alias:: Other\n\n- Parent\n  collapsed:: true\n\t- The **block**\n\t  id:: 64f0c1a2-0000-4000-8000-000000000001\n",
+            "pages/a___b.md": "- Namespaced\n",
+            "journals/2024_02_29.md": "- A leap day\n",
+            "pages/Source.md": """
+            - See ((64f0c1a2-0000-4000-8000-000000000001)), [[other]], [[A/B|ns]], [[Thursday, 29.02.2024]] and [[Nowhere]].
+              #+BEGIN_QUERY
+              {:query [[x]]}
+              #+END_QUERY
+              #+BEGIN_TIP
+              A [[target]] tip.
+              #+END_TIP
+            \t- child
+            """,
+        ]
+        for (name, text) in files { try Support.write(text, to: root.appending(path: name)) }
+        let inputs = files.keys.filter { $0.hasSuffix(".md") }.map { root.appending(path: $0).path }
+        let index = WikiIndex(app: .logseq, root: root.path, inputs: inputs)
+        #expect(index.pageName(of: root.appending(path: "journals/2024_02_29.md").path) == "Thursday, 29.02.2024")
+        #expect(index.block("64F0C1A2-0000-4000-8000-000000000001")?.title == "The block")
+        var options = ConversionOptions()
+        options.html.fragment = true
+        options.wikiIndex = index
+        let source = root.appending(path: "pages/Source.md").path
+        let html = try Converter(options: options).convert(Array(try Data(contentsOf: URL(fileURLWithPath: source))), file: source).output
+        #expect(html.contains("<a href=\"Target.md#64f0c1a2-0000-4000-8000-000000000001\">The block</a>"))
+        #expect(html.contains("<a href=\"Target.md\">other</a>") && html.contains("<a href=\"a___b.md\">ns</a>"))
+        #expect(html.contains("<a href=\"../journals/2024_02_29.md\">Thursday, 29.02.2024</a>"))
+        #expect(html.contains("<span class=\"outline-missing-page\">Nowhere</span>"))
+        #expect(html.contains("<pre><code class=\"language-query\">{:query [[x]]}\n</code></pre>"))
+        #expect(html.contains("<div class=\"outline-callout outline-callout-tip\" role=\"note\">"))
+        #expect(html.contains("A <a href=\"Target.md\">target</a> tip."))
+        #expect(
+            index.missingPageWarnings(shown: { _ in "Source.md" }).map(\.message) == ["links to a page that does not exist, shown as text: 'Nowhere'"]
+        )
+        // The page is titled by its name in the graph, the outline itself has no title.
+        #expect(try Converter(options: options).read(Array("- x\n".utf8), file: source).outline.title == nil)
+    }
+}
