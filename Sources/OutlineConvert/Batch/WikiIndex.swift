@@ -252,18 +252,41 @@ final class WikiIndex: Sendable, Equatable {
     /// The names a line links to: `[[name]]` (without its `|label` or `#heading`), and
     /// `#name` or `#[[name]]`.
     private static func linkedNames(in line: Substring) -> [String] {
-        guard line.contains("[[") || line.contains("#") else { return [] }
+        // (By bytes: every line of the graph is read before any page is converted.)
+        let bytes = Array(line.utf8)
+        guard bytes.contains(UInt8(ascii: "[")) || bytes.contains(UInt8(ascii: "#")) else { return [] }
         var names: [String] = []
-        var rest = line
-        while let open = rest.firstRange(of: "[["), let close = rest[open.upperBound...].firstRange(of: "]]") {
-            let inner = rest[open.upperBound..<close.lowerBound]
-            let name = inner.prefix { $0 != "|" && $0 != "#" }.trimmed
-            if !name.isEmpty && !inner.contains("[[") { names.append(name) }
-            rest = rest[close.upperBound...]
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "["), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "[") {
+                var end = index + 2
+                while end + 1 < bytes.count, !(bytes[end] == UInt8(ascii: "]") && bytes[end + 1] == UInt8(ascii: "]")),
+                    !(bytes[end] == UInt8(ascii: "[") && bytes[end + 1] == UInt8(ascii: "["))
+                {
+                    end += 1
+                }
+                guard end + 1 < bytes.count, bytes[end] == UInt8(ascii: "]") else {
+                    index += 2
+                    continue
+                }
+                let inner = bytes[(index + 2)..<end]
+                let name = String(decoding: inner.prefix { $0 != UInt8(ascii: "|") && $0 != UInt8(ascii: "#") }, as: UTF8.self).trimmed
+                if !name.isEmpty { names.append(name) }
+                index = end + 2
+            } else if bytes[index] == UInt8(ascii: "#"), index == 0 || bytes[index - 1] == .space || bytes[index - 1] == .tab {
+                var end = index + 1
+                while end < bytes.count, !Self.endsTag.contains(bytes[end]) { end += 1 }
+                if end > index + 1 { names.append(String(decoding: bytes[(index + 1)..<end], as: UTF8.self)) }
+                index = end
+            } else {
+                index += 1
+            }
         }
-        for match in line.matches(of: /(?:^|\s)#([^\s#\[\],.;:!?"')]+)/) { names.append(String(match.output.1)) }
         return names
     }
+
+    /// The bytes a `#tag` ends before (a `#[[tag]]` is read as a link).
+    private static let endsTag: Set<UInt8> = Set(" \t#[],.;:!?\"')".utf8)
 
     /// Obsidian's `aliases:` (or `alias:`) in front matter: `[a, b]`, `a, b`, or `- a` lines.
     private static func frontMatterAliases(_ lines: ArraySlice<Substring>) -> [String] {

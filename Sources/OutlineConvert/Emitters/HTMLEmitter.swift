@@ -182,7 +182,9 @@ private struct Page {
     private func richTitle(of node: OutlineNode) -> [UInt8]? {
         var source = node.attributes[AttributeKey.outlinerTitle]
         // A plain title can hold links of the page's flavour too (`((block-id))`, `#tag`).
-        if source == nil, bodies.flavor.names.contains("wikilinks"), node.title.contains(where: { "(#{".contains($0) }) {
+        if source == nil, bodies.flavor.names.contains("wikilinks"),
+            node.title.contains("((") || node.title.contains("{{") || node.title.contains("#")
+        {
             source = MarkdownEmitter.escapedTitle(node.title)
         }
         // An outliner's item with no title line and nothing to be titled by (an empty item,

@@ -20,29 +20,45 @@ struct OutlinerMarkdownParser: OutlineReader {
     /// under an item or another such property), or every line that starts at the margin
     /// is a `- ` item and at least one item is nested.
     func sniff(_ head: ArraySlice<UInt8>) -> Bool {
-        let lines = String(decoding: head.prefix(65_536), as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-        var index = FrontMatter.lineCount(of: lines)
-        var fence: Fence?
+        let head = head.prefix(65_536)
+        // Most Markdown is ruled out by its bytes alone: no `::` anywhere, and a first line
+        // that is neither an item nor front matter.
+        if !Self.mayHoldProperty(head) {
+            let first = head.drop { $0 == .space || $0 == .tab || $0 == .lineFeed || $0 == .carriageReturn }.first
+            guard let first, first == UInt8(ascii: "-") || first == UInt8(ascii: "*") || first == UInt8(ascii: "+") else { return false }
+        }
+        // The rest by bytes, line by line (every Markdown file with a `::` is asked).
+        var lines = head.split(separator: .lineFeed, omittingEmptySubsequences: false)[...]
+        if head.starts(with: "---".utf8) {
+            let text = String(decoding: head, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+            lines = lines.dropFirst(FrontMatter.lineCount(of: text))
+        }
+        var fence: (marker: UInt8, length: Int)?
         var sawItem = false
         var nested = false
         var onlyItems = true
         // Whether a property may follow: at the top, or under an item or a property.
         var propertyMayFollow = true
-        while index < lines.count {
-            let line = lines[index]
-            index += 1
-            let (indent, content) = Self.indentation(of: line)
+        for line in lines {
+            let indent = line.prefix { $0 == .space || $0 == .tab }.count
+            var content = line.dropFirst(indent)
+            while content.last == .carriageReturn || content.last == .space || content.last == .tab { content.removeLast() }
             if let open = fence {
-                if open.isClosed(by: content) { fence = nil }
+                let run = content.prefix { $0 == open.marker }.count
+                if run >= open.length && run == content.count { fence = nil }
                 continue
             }
             if content.isEmpty { continue }
-            let item = Self.itemText(content)
-            if Self.property(item ?? content) != nil && (item != nil || propertyMayFollow) { return true }
+            let item = Self.itemText(bytes: content)
+            let text = item ?? content
+            if (item != nil || propertyMayFollow) && Self.isProperty(bytes: text) { return true }
             propertyMayFollow = item != nil
-            if let opened = Fence(opening: item ?? content) {
-                fence = opened
-                continue
+            if let marker = text.first, marker == UInt8(ascii: "`") || marker == UInt8(ascii: "~") {
+                let length = text.prefix { $0 == marker }.count
+                if length >= 3 && (marker == UInt8(ascii: "~") || !text.dropFirst(length).contains(marker)) {
+                    fence = (marker, length)
+                    continue
+                }
             }
             if item != nil {
                 sawItem = true
@@ -52,6 +68,51 @@ struct OutlinerMarkdownParser: OutlineReader {
             }
         }
         return sawItem && nested && onlyItems
+    }
+
+    /// Whether some `::` in the bytes ends a key at the start of a line (after its
+    /// indentation and an item's `- `): Rust's `std::io` and C++'s `a::b` in prose do not.
+    private static func mayHoldProperty(_ bytes: ArraySlice<UInt8>) -> Bool {
+        var from = bytes.startIndex
+        while let colon = bytes[from...].firstIndex(of: UInt8(ascii: ":")) {
+            from = colon + 1
+            guard colon + 1 < bytes.endIndex, bytes[colon + 1] == UInt8(ascii: ":") else { continue }
+            var start = colon
+            while start > bytes.startIndex, case let byte = bytes[start - 1],
+                byte.isASCIILetter || byte.isASCIIDigit || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte >= 0x80
+            {
+                start -= 1
+            }
+            guard start < colon else { continue }
+            // (`- key::` in an item: the key starts after the marker.)
+            if start - 2 >= bytes.startIndex, bytes[start - 1] == .space, "-*+".utf8.contains(bytes[start - 2]) { start -= 2 }
+            while start > bytes.startIndex, bytes[start - 1] == .space || bytes[start - 1] == .tab { start -= 1 }
+            if start == bytes.startIndex || bytes[start - 1] == .lineFeed { return true }
+        }
+        return false
+    }
+
+    /// `itemText` on bytes (a line without its indentation and trailing blanks).
+    private static func itemText(bytes content: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
+        guard let marker = content.first, marker == UInt8(ascii: "-") || marker == UInt8(ascii: "*") || marker == UInt8(ascii: "+") else {
+            return nil
+        }
+        let rest = content.dropFirst()
+        guard let next = rest.first else { return marker == UInt8(ascii: "-") ? rest : nil }
+        guard next == .space || next == .tab else { return nil }
+        if content.allSatisfy({ $0 == marker || $0 == .space || $0 == .tab }) { return nil }
+        return rest.dropFirst()
+    }
+
+    /// `property` on bytes: a key (a letter or `_`, then letters, digits, `-`, `_`), `::`,
+    /// then a space or the end.
+    private static func isProperty(bytes text: ArraySlice<UInt8>) -> Bool {
+        guard let first = text.first, first.isASCIILetter || first == UInt8(ascii: "_") || first >= 0x80 else { return false }
+        let key = text.prefix { $0.isASCIILetter || $0.isASCIIDigit || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || $0 >= 0x80 }
+        let rest = text.dropFirst(key.count)
+        guard rest.starts(with: "::".utf8) else { return false }
+        let after = rest.dropFirst(2)
+        return (after.isEmpty || after.first == .space) && property(Substring(String(decoding: text, as: UTF8.self))) != nil
     }
 
     func read(_ bytes: [UInt8], file: String, options: ConversionOptions) throws -> ParsedDocument {
@@ -105,14 +166,21 @@ struct OutlinerMarkdownParser: OutlineReader {
     /// A Logseq property line `key:: value` (the key: a letter or `_`, then letters, digits,
     /// `-`, `_`), as its key and value; nil for any other line.
     static func property(_ line: Substring) -> (key: String, value: String)? {
-        guard let first = line.unicodeScalars.first, first.properties.isAlphabetic || first == "_",
-            let marker = line.firstRange(of: "::")
-        else { return nil }
-        let key = line[..<marker.lowerBound]
-        guard key.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" }) else {
-            return nil
+        // (By bytes: every line of every page is asked. The key ends at the first byte that
+        // cannot be in one, which must start `::`.)
+        let bytes = line.utf8
+        guard let first = line.unicodeScalars.first, first.properties.isAlphabetic || first == "_" else { return nil }
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            guard byte.isASCIILetter || byte.isASCIIDigit || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte >= 0x80 else { break }
+            index = bytes.index(after: index)
         }
-        let rest = line[marker.upperBound...]
+        let key = line[line.startIndex..<index]
+        guard bytes[index...].starts(with: "::".utf8),
+            key.unicodeScalars.allSatisfy({ $0.isASCII || $0.properties.isAlphabetic || $0.properties.numericType != nil })
+        else { return nil }
+        let rest = line[bytes.index(index, offsetBy: 2)...]
         guard rest.isEmpty || rest.first == " " else { return nil }
         return (String(key), rest.trimmed)
     }
@@ -460,12 +528,41 @@ enum OutlinerTitles {
 enum WikiLinks {
     /// Text with each wiki link replaced by what the apps show of it: its label, else its
     /// page (and heading).
+    /// `text` with each `((block-id))` a block has replaced by its title, and the
+    /// `{{embed …}}` around one or a `[[link]]` taken off.
+    private static func replacingBlockReferences(in text: String, _ blocks: (String) -> String?) -> String {
+        var result = ""
+        var rest = text[...]
+        while let open = rest.utf8.firstIndex(of: UInt8(ascii: "(")) {
+            let after = rest[open...]
+            if after.utf8.starts(with: "((".utf8), after.utf8.count >= 40,
+                case let id = after.dropFirst(2).prefix(36), id.utf8.count == 36,
+                id.allSatisfy({ $0.isHexDigit || $0 == "-" }), after.dropFirst(38).hasPrefix("))"), let title = blocks(String(id))
+            {
+                result += rest[..<open] + title
+                rest = after.dropFirst(40)
+            } else {
+                result += rest[...open]
+                rest = rest[rest.index(after: open)...]
+            }
+        }
+        result += rest
+        // `{{embed X}}` shows X.
+        guard result.contains("{{embed ") else { return result }
+        var shown = ""
+        var remaining = result[...]
+        while let open = remaining.firstRange(of: "{{embed "), let close = remaining[open.upperBound...].firstRange(of: "}}") {
+            shown += remaining[..<open.lowerBound] + remaining[open.upperBound..<close.lowerBound].trimmed
+            remaining = remaining[close.upperBound...]
+        }
+        return shown + remaining
+    }
+
     static func plainText(_ text: String, blocks: ((String) -> String?)? = nil) -> String {
         var text = text
-        if let blocks, text.contains("((") {
+        if let blocks, text.utf8.contains(UInt8(ascii: "(")) {
             // Logseq's references by their blocks' titles, and `{{embed …}}` by what it embeds.
-            text = text.replacing(/\{\{embed\s+(.*?)\s*\}\}/) { String($0.output.1) }
-            text = text.replacing(/\(\(([0-9a-fA-F-]{36})\)\)/) { blocks(String($0.output.1)) ?? String($0.output.0) }
+            text = replacingBlockReferences(in: text, blocks)
         }
         guard text.contains("[[") else { return text }
         var result = ""

@@ -1,0 +1,57 @@
+"""Writes a generated Logseq graph of PAGES pages into FOLDER/graph (pages/, journals/,
+logseq/config.edn), and the same pages as Markdown (each block a heading, its lines its
+body) into FOLDER/markdown, for Benchmarks/graph.sh: each page about 40 blocks nested up
+to four deep, with [[links]] to other pages (a tenth to pages that do not exist), block
+references and ids, folded blocks, code and properties. Deterministic (seeded).
+Usage: python3 Benchmarks/make-graph.py FOLDER PAGES"""
+import pathlib
+import random
+import sys
+import uuid
+
+folder, count = pathlib.Path(sys.argv[1]), int(sys.argv[2])
+rng = random.Random(7)
+words = "outline block graph page note link fold open garden journal query tag alias".split()
+names = [f"Topic {i} {rng.choice(words)}" for i in range(count)]
+ids = [str(uuid.UUID(int=rng.getrandbits(128), version=4)) for _ in range(count * 4)]
+graph, markdown = folder / "graph", folder / "markdown"
+for sub in ("pages", "journals", "logseq"):
+    (graph / sub).mkdir(parents=True, exist_ok=True)
+markdown.mkdir(parents=True, exist_ok=True)
+(graph / "logseq" / "config.edn").write_text('{:preferred-format "Markdown"}\n')
+
+
+def sentence():
+    parts = [rng.choice(words) for _ in range(rng.randint(6, 14))]
+    kind = rng.random()
+    if kind < 0.3:
+        parts.insert(rng.randrange(len(parts)), f"[[{rng.choice(names)}]]")
+    elif kind < 0.34:
+        parts.insert(rng.randrange(len(parts)), f"[[Missing {rng.randrange(50)}]]")
+    elif kind < 0.4:
+        parts.insert(rng.randrange(len(parts)), f"(({rng.choice(ids)}))")
+    return " ".join(parts).capitalize()
+
+
+for index, name in enumerate(names):
+    lines = [f"type:: [[{rng.choice(words)}]]", ""]
+    heads = []
+    depth = 0
+    for block in range(40):
+        depth = max(0, min(depth + rng.choice([-1, 0, 1]), 3))
+        title = sentence()
+        lines.append("\t" * depth + "- " + title)
+        heads.append("#" * (depth + 1) + " " + title.replace("[[", "").replace("]]", ""))
+        pad = "\t" * depth + "  "
+        if block % 10 == 3:
+            lines.append(pad + "collapsed:: true")
+        if block % 5 == 0:
+            lines.append(pad + f"id:: {ids[(index * 4 + block // 10) % len(ids)]}")
+        if block % 7 == 0:
+            body = [sentence(), "```python", f"print({block})", "```"]
+            lines += [pad + line for line in body]
+            heads += ["", *body, ""]
+    target = graph / ("journals" if index % 10 == 0 else "pages")
+    file = f"2024_{index // 28 % 12 + 1:02d}_{index % 28 + 1:02d}.md" if index % 10 == 0 else name.replace("/", "___") + ".md"
+    (target / file).write_text("\n".join(lines) + "\n")
+    (markdown / file).write_text("\n".join(heads) + "\n")
