@@ -410,15 +410,23 @@ private struct Builder {
                 }
             }
         }
-        node.body = BodyText.normalized(OutlinerEscapes.apply(Array(lines), adding: false, preamble: false).joined(separator: "\n"))
+        node.body = Self.withoutBlankEnds(OutlinerEscapes.apply(Array(lines), adding: false, preamble: false))
         // The title's source, until its plain text is known (see `Builder.finish`).
         node.attributes[AttributeKey.outlinerTitle] = title.map(String.init) ?? ""
         return node
     }
 
+    /// Lines as a body: without the blank lines at either end, the rest exactly as written
+    /// (its indentation is the text's: a blank line first must not change it).
+    private static func withoutBlankEnds(_ lines: [Substring]) -> String {
+        func isBlank(_ line: Substring) -> Bool { line.allSatisfy { $0 == " " || $0 == "\t" } }
+        guard let first = lines.firstIndex(where: { !isBlank($0) }), let last = lines.lastIndex(where: { !isBlank($0) }) else { return "" }
+        return lines[first...last].joined(separator: "\n")
+    }
+
     mutating func finish(blocks: ((String) -> String?)?) -> (Outline, [Diagnostic]) {
         while !stack.isEmpty { close() }
-        var outline = Outline(body: BodyText.normalized(OutlinerEscapes.apply(preamble, adding: false, preamble: true).joined(separator: "\n")))
+        var outline = Outline(body: Self.withoutBlankEnds(OutlinerEscapes.apply(preamble, adding: false, preamble: true)))
         // A first item of properties only holds the page's (Logseq writes them so too).
         if pageProperties.isEmpty, let first = roots.first, first.attributes[AttributeKey.outlinerTitle] == "",
             first.body.isEmpty, first.children.isEmpty, first.id.isEmpty, first.collapsed == nil
