@@ -1,0 +1,141 @@
+/// Gives items their plain titles: every title line is read by cmark as a heading's text,
+/// all of a page's in one parse. A line whose text is its plain title escaped as the
+/// Markdown writer escapes it needs nothing more; any other keeps its source in
+/// `outline-title` (an item with no title line keeps it empty and is titled by the block
+/// its body starts with, else `Untitled`).
+enum OutlinerTitles {
+    /// `nodes` with their titles; `blocks` gives a Logseq block's title by its id, for a
+    /// title that references one (`((id))` shows as the block's title).
+    static func resolve(_ nodes: [OutlineNode], blocks: ((String) -> String?)? = nil) -> [OutlineNode] {
+        var sources: [String] = []
+        collect(nodes, into: &sources)
+        guard !sources.isEmpty else { return nodes }
+        var next = 0
+        return apply(nodes, titles: plainTitles(sources, blocks: blocks), next: &next)
+    }
+
+    /// The plain titles of title lines, read in one parse.
+    static func plainTitles(_ sources: [String], blocks: ((String) -> String?)? = nil) -> [String] {
+        let markdown = sources.map { "# " + escapingClosingHashes(OutlinerMarkdownParser.strippingHeading($0[...])) }.joined(separator: "\n")
+        let document = CommonMarkDocument(parsing: markdown, structureOnly: true)
+        var titles: [String] = []
+        titles.reserveCapacity(sources.count)
+        for index in 0..<document.blockCount {
+            guard let block = document.heading(at: index) else { continue }
+            titles.append(plainTitle(of: block.heading.parts, blocks: blocks))
+        }
+        return titles
+    }
+
+    private static func collect(_ nodes: [OutlineNode], into sources: inout [String]) {
+        for node in nodes {
+            sources.append(node.attributes[AttributeKey.outlinerTitle] ?? "")
+            collect(node.children, into: &sources)
+        }
+    }
+
+    private static func apply(_ nodes: [OutlineNode], titles: [String], next: inout Int) -> [OutlineNode] {
+        nodes.map { node in
+            var node = node
+            let source = node.attributes[AttributeKey.outlinerTitle] ?? ""
+            let plain = next < titles.count ? titles[next] : ""
+            next += 1
+            node.title = plain.isEmpty ? untitled(node.body) : plain
+            if !source.isEmpty && MarkdownEmitter.escapedTitle(plain) == source { node.attributes[AttributeKey.outlinerTitle] = nil }
+            node.children = apply(node.children, titles: titles, next: &next)
+            return node
+        }
+    }
+
+    /// The title of an item without a title line, from the block its body starts with
+    /// (`Query` for `#+BEGIN_QUERY`, `Code` for a fence), else `Untitled`.
+    private static func untitled(_ body: String) -> String {
+        let first = body.prefix { $0 != "\n" }
+        if first.lowercased().hasPrefix("#+begin_") {
+            let kind = first.dropFirst(8).prefix { !$0.isWhitespace }.lowercased()
+            if !kind.isEmpty { return CollapsibleBlocks.titleCased(kind) }
+        }
+        return Fence(opening: first) != nil ? "Code" : HeadingMarkers.untitled
+    }
+
+    /// A line as ATX heading text that keeps a final run of `#` (which would close it).
+    private static func escapingClosingHashes(_ line: Substring) -> String {
+        let trimmed = line.trimmingTrailingSpaces
+        let hashes = trimmed.reversed().prefix { $0 == "#" }.count
+        guard hashes > 0, hashes == trimmed.count || trimmed.dropLast(hashes).last == " " || trimmed.dropLast(hashes).last == "\t" else {
+            return String(line)
+        }
+        return String(trimmed.dropLast(hashes)) + "\\" + String(repeating: "#", count: hashes)
+    }
+
+    /// The plain text of a title line: its text and code, wiki links by their label
+    /// (`[[Page]]` as `Page`, `[[Page|label]]` as `label`), white space normalized.
+    private static func plainTitle(of parts: [CommonMarkDocument.TitlePart], blocks: ((String) -> String?)?) -> String {
+        var text = ""
+        for part in parts {
+            switch part {
+            case .text(let piece), .code(let piece): text += piece
+            case .lineBreak: text += " "
+            case .html: break
+            }
+        }
+        return TitleText.normalized(WikiLinks.plainText(text, blocks: blocks))
+    }
+}
+
+/// `[[Page]]`, `[[Page|label]]` and `[[Page#Heading]]`: the links of outliners and vaults.
+enum WikiLinks {
+    /// Text with each wiki link replaced by what the apps show of it: its label, else its
+    /// page (and heading).
+    /// `text` with each `((block-id))` a block has replaced by its title, and the
+    /// `{{embed …}}` around one or a `[[link]]` taken off.
+    private static func replacingBlockReferences(in text: String, _ blocks: (String) -> String?) -> String {
+        var result = ""
+        var rest = text[...]
+        while let open = rest.utf8.firstIndex(of: UInt8(ascii: "(")) {
+            let after = rest[open...]
+            if after.utf8.starts(with: "((".utf8), after.utf8.count >= 40,
+                case let id = after.dropFirst(2).prefix(36), id.utf8.count == 36,
+                id.allSatisfy({ $0.isHexDigit || $0 == "-" }), after.dropFirst(38).hasPrefix("))"), let title = blocks(String(id))
+            {
+                result += rest[..<open] + title
+                rest = after.dropFirst(40)
+            } else {
+                result += rest[...open]
+                rest = rest[rest.index(after: open)...]
+            }
+        }
+        result += rest
+        // `{{embed X}}` shows X.
+        guard result.contains("{{embed ") else { return result }
+        var shown = ""
+        var remaining = result[...]
+        while let open = remaining.firstRange(of: "{{embed "), let close = remaining[open.upperBound...].firstRange(of: "}}") {
+            shown += remaining[..<open.lowerBound] + remaining[open.upperBound..<close.lowerBound].trimmed
+            remaining = remaining[close.upperBound...]
+        }
+        return shown + remaining
+    }
+
+    static func plainText(_ text: String, blocks: ((String) -> String?)? = nil) -> String {
+        var text = text
+        if let blocks, text.utf8.contains(UInt8(ascii: "(")) {
+            // Logseq's references by their blocks' titles, and `{{embed …}}` by what it embeds.
+            text = replacingBlockReferences(in: text, blocks)
+        }
+        guard text.contains("[[") else { return text }
+        var result = ""
+        var rest = text[...]
+        while let open = rest.firstRange(of: "[["), let close = rest[open.upperBound...].firstRange(of: "]]") {
+            result += rest[..<open.lowerBound]
+            let inner = rest[open.upperBound..<close.lowerBound]
+            if let bar = inner.firstIndex(of: "|") {
+                result += inner[inner.index(after: bar)...]
+            } else {
+                result += inner
+            }
+            rest = rest[close.upperBound...]
+        }
+        return result + rest
+    }
+}
