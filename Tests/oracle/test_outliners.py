@@ -134,6 +134,72 @@ def test_every_link_between_pages_lands_on_its_page_and_anchor(graph_site):
     assert checked > 500
 
 
+EMBED = re.compile(r"^\s*(?:- )?\{\{embed\s+(?:\[\[([^\[\]]+)\]\]|\(\(([0-9a-f-]{36})\)\))\s*\}\}\s*$")
+
+
+def embeds_and_targets():
+    """Each page's embeds standing as a line of their own outside code, and what they embed
+    as Logseq finds it (a page by its file name or `title::`, a block by its `id::`), read
+    here apart from the tool: the page's file, or the block's first line."""
+    pages, blocks, embeds = {}, {}, {}
+    for source in SOURCES:
+        text = source.read_text()
+        pages[source.stem.replace("___", "/").lower()] = source
+        title = re.search(r"^title:: (.+)$", text, flags=re.M)
+        if title:
+            pages.setdefault(title.group(1).strip().lower(), source)
+        last_item = ""
+        for line in text.split("\n"):
+            item = re.match(r"^\s*- (.*)", line)
+            if item:
+                last_item = item.group(1)
+            block = re.match(r"^\s*(?:- )?id:: ([0-9a-f-]{36})\s*$", line)
+            if block:
+                blocks[block.group(1)] = last_item
+    for source in SOURCES:
+        # An item's title line, or a paragraph of its body made of embeds only (an embed on a
+        # line of its own inside a paragraph of text is shown as its link: docs/sites.md).
+        standing, paragraph, fenced = [], [], False
+        for line in source.read_text().split("\n") + [""]:
+            if line.strip().startswith("```"):
+                fenced = not fenced
+            if fenced or re.match(r"^\s*- ", line) or not line.strip() or re.match(r"^\s*[\w-]+:: ", line):
+                if paragraph and all(EMBED.match(text) for text in paragraph):
+                    standing += paragraph
+                paragraph = []
+                if not fenced and re.match(r"^\s*- ", line) and EMBED.match(line):
+                    standing.append(line)
+            else:
+                paragraph.append(line)
+        for line in standing:
+            match = EMBED.match(line)
+            if match.group(1) and match.group(1).strip().lower() in pages:
+                embeds.setdefault(source, []).append(("page", pages[match.group(1).strip().lower()]))
+            elif match.group(2) in blocks:
+                embeds.setdefault(source, []).append(("block", blocks[match.group(2)]))
+    return embeds
+
+
+def test_embeds_show_the_page_or_block_they_name(graph_site):
+    site, _ = graph_site
+    embeds = embeds_and_targets()
+    shown = 0
+    for source, targets in embeds.items():
+        page = (site / source.relative_to(GRAPH)).with_suffix(".html").read_text()
+        assert page.count('<div class="outline-embed') >= len(targets), source.name
+        after = html.unescape(re.sub(r"<[^>]+>", " ", without_code(page[page.index('<div class="outline-embed'):])))
+        after = " ".join(after.split())
+        for kind, target in targets:
+            if kind == "block":
+                # The block's first words, as text (its markup and code aside).
+                text = re.sub(r"!\[[^\]]*\]\([^)]*\)|\{[^}]*\}|`[^`]*`", "", target)  # (images and attributes show no text)
+                text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)
+                words = re.findall(r"[A-Za-z]{3,}", re.sub(r"\[\[|\]\]|\(\([0-9a-f-]+\)\)|[*_#]", "", text))[:3]
+                assert all(word in after for word in words), (source.name, target)
+        shown += len(targets)
+    assert shown >= 15
+
+
 def test_journals_are_named_by_date_and_listed_newest_first(graph_site):
     site, _ = graph_site
     page = (site / "journals" / "2020_09_14.html").read_text()

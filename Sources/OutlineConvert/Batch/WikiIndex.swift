@@ -42,6 +42,10 @@ final class WikiIndex: Sendable, Equatable {
     /// how many times: noted as pages are written, from any worker.
     private let missing = Lock()
     nonisolated(unsafe) private var missingNames: [String: [String: Int]] = [:]
+    /// Pages read for what embeds show of them, by input (nil: it does not read), from any
+    /// worker: each read once in a build.
+    private let embedded = Lock()
+    nonisolated(unsafe) private var embeddedPages: [String: EmbeddedOutline?] = [:]
 
     /// What the folder `root` is, if a graph or a vault: a `logseq/config.edn` makes it a
     /// Logseq graph, an `.obsidian` folder an Obsidian vault.
@@ -62,6 +66,7 @@ final class WikiIndex: Sendable, Equatable {
         var pages: [String: String] = [:]
         var blocks: [String: (page: String, title: String)] = [:]
         var linksByPage: [(page: String, names: [String])] = []
+        var embedded: [String] = []
         func add(_ name: String, _ input: String) {
             let key = Self.key(name)
             // (The first name given wins: a file's own name before another page's alias.)
@@ -80,6 +85,7 @@ final class WikiIndex: Sendable, Equatable {
             let scan = Self.scan(String(decoding: text, as: UTF8.self))
             for name in scan.names { add(name, input) }
             linksByPage.append((input, scan.links))
+            embedded += scan.embeds
             // (Titles as the reader makes them: plain text, all of a page's in one parse.)
             let titles = scan.blocks.isEmpty ? [] : OutlinerTitles.plainTitles(scan.blocks.map(\.1))
             for ((id, _), title) in zip(scan.blocks, titles) where blocks[id] == nil {
@@ -100,6 +106,14 @@ final class WikiIndex: Sendable, Equatable {
                 backlinks[target, default: []].insert(page)
             }
         }
+        // What embeds show is part of the page that embeds it: a change to an embedded page
+        // changes the index, so the pages that may embed it are built again.
+        var embeddedStatus: [String] = []
+        for name in Set(embedded) {
+            guard let input = name.hasPrefix("((") ? blocks[String(name.dropFirst(2))]?.page : pages[Self.key(name)] else { continue }
+            var info = stat()
+            if stat(input, &info) == 0 { embeddedStatus.append("\(input)\u{1}\(info.st_size)\u{1}\(info.modifiedNanoseconds)") }
+        }
         self.pages = pages
         self.files = files
         self.blocks = blocks
@@ -109,6 +123,7 @@ final class WikiIndex: Sendable, Equatable {
         parts += files.keys.sorted().map { $0 + "\u{1}" + (files[$0] ?? "") }
         parts += backlinks.keys.sorted().map { $0 + "\u{1}" + (backlinks[$0] ?? []).sorted().joined(separator: "\u{1}") }
         parts += blocks.keys.sorted().map { $0 + "\u{1}" + (blocks[$0].map { $0.page + "\u{1}" + $0.title } ?? "") }
+        parts += Set(embeddedStatus).sorted()
         fingerprint = BuildRecord.hash(Array(parts.joined(separator: "\u{0}").utf8))
     }
 
@@ -164,6 +179,15 @@ final class WikiIndex: Sendable, Equatable {
             .sorted { ($0.name.lowercased(), $0.name) < ($1.name.lowercased(), $1.name) }
     }
 
+    /// The page `input` (absolute) as `read` reads it, read once for all the pages that embed it.
+    func embeddedOutline(_ input: String, read: (String) -> EmbeddedOutline?) -> EmbeddedOutline? {
+        if let known = embedded.withLock({ embeddedPages[input] }) { return known }
+        // (Read without the lock: two workers may both read a page, never wait on each other's.)
+        let outline = read(input)
+        embedded.withLock { embeddedPages[input] = outline }
+        return outline
+    }
+
     /// The page and title line of the Logseq block `id`, if any.
     func block(_ id: String) -> (page: String, title: String)? { blocks[id.lowercased()] }
 
@@ -208,12 +232,14 @@ final class WikiIndex: Sendable, Equatable {
 
     /// What a page says of itself and of others: its own names (`title::` and `alias::`
     /// among its first properties, `aliases:` in front matter), its block ids with the
-    /// title line of their item, and the names it links to (`[[name]]`, `#[[name]]`,
-    /// `#name`), outside fenced code.
-    private static func scan(_ text: String) -> (names: [String], blocks: [(String, String)], links: [String]) {
+    /// title line of their item, the names it links to (`[[name]]`, `#[[name]]`, `#name`),
+    /// outside fenced code, and what it may embed: the names linked to and the block ids
+    /// (as `((id`) on lines with an embed.
+    private static func scan(_ text: String) -> (names: [String], blocks: [(String, String)], links: [String], embeds: [String]) {
         var names: [String] = []
         var blocks: [(String, String)] = []
         var links: [String] = []
+        var embeds: [String] = []
         var lastItem = ""
         var atTop = true
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false)[...]
@@ -230,7 +256,14 @@ final class WikiIndex: Sendable, Equatable {
             }
             fence = Fence(opening: itemText ?? content)
             if fence != nil { continue }
-            links += linkedNames(in: content)
+            let linked = linkedNames(in: content)
+            links += linked
+            if content.utf8.contains(UInt8(ascii: "{")) || content.utf8.contains(UInt8(ascii: "!")), case let bytes = Array(content.utf8)[...],
+                bytes.contains(bytes: "{{embed") || bytes.contains(bytes: "![[")
+            {
+                embeds += linked
+                embeds += content.split(separator: "((").dropFirst().map { "((" + $0.prefix(36).lowercased() }
+            }
             if let item = itemText {
                 lastItem = String(item)
                 if OutlinerMarkdownParser.property(item) == nil { atTop = false }
@@ -246,7 +279,7 @@ final class WikiIndex: Sendable, Equatable {
             default: break
             }
         }
-        return (names, blocks, links)
+        return (names, blocks, links, embeds)
     }
 
     /// The names a line links to: `[[name]]` (without its `|label` or `#heading`), and

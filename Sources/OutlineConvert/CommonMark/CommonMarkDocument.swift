@@ -309,14 +309,19 @@ final class CommonMarkDocument {
     }
 
     /// Appends the HTML cmark renders for the blocks in `range` to `html` (see `prepare`
-    /// first), and its text to `text`. Raw HTML is omitted unless `unsafe`.
-    func appendHTML(ofBlocks range: Range<Int>, unsafe: Bool, to html: inout ByteBuffer, text: SearchText? = nil) {
+    /// first), and its text to `text`. Raw HTML is omitted unless `unsafe`. `writing` may
+    /// take a top-level block (given it, before anything is written) to write it itself
+    /// (what it writes is not searched); it sees the blocks a body's container holds.
+    func appendHTML(
+        ofBlocks range: Range<Int>, unsafe: Bool, to html: inout ByteBuffer, text: SearchText? = nil,
+        writing: ((OpaquePointer) -> ((inout ByteBuffer) -> Void)?)? = nil
+    ) {
         completeInlines(ofBlocks: range)
         let steps = tree.extensions
         let options = unsafe ? CMARK_OPT_UNSAFE : CMARK_OPT_DEFAULT
-        for case let node? in blockNodes[range] {
+        func render(_ node: OpaquePointer) {
             for step in steps { step.beforeHTML(of: node, keepsRawHTML: unsafe) }
-            guard let rendered = cmark_render_html(node, options) else { continue }
+            guard let rendered = cmark_render_html(node, options) else { return }
             defer { memory.pointee.free(rendered) }  // (from the tree's allocator)
             let bytes = UnsafeRawBufferPointer(start: rendered, count: strlen(rendered)).assumingMemoryBound(to: UInt8.self)
             if let rewritten = Self.rewrittenHTML(bytes, by: steps) {
@@ -325,6 +330,31 @@ final class CommonMarkDocument {
             } else {
                 html.write(UnsafeRawBufferPointer(bytes))
                 text?.append(html: bytes)
+            }
+        }
+        for case let node? in blockNodes[range] {
+            guard let writing else {
+                render(node)
+                continue
+            }
+            if let write = writing(node) {
+                write(&html)
+                continue
+            }
+            // A body's container (no markup of its own): its blocks one by one, if it holds one taken.
+            let isContainer = cmark_node_get_type(node) == CMARK_NODE_CUSTOM_BLOCK && (cmark_node_get_on_enter(node).map { $0.pointee == 0 } ?? true)
+            var children: [(OpaquePointer, ((inout ByteBuffer) -> Void)?)] = []
+            var child = isContainer ? cmark_node_first_child(node) : nil
+            while let block = child {
+                children.append((block, writing(block)))
+                child = cmark_node_next(block)
+            }
+            guard children.contains(where: { $0.1 != nil }) else {
+                render(node)
+                continue
+            }
+            for (block, write) in children {
+                if let write { write(&html) } else { render(block) }
             }
         }
     }

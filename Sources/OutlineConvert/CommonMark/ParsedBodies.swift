@@ -1,3 +1,5 @@
+internal import CCmark
+
 /// What reading keeps so that bodies render without being parsed again: the whole
 /// document's CommonMark tree (for Markdown input, so that `[x][ref]` resolves against a
 /// definition in another section), and, for the preamble and then each node in document
@@ -57,9 +59,11 @@ struct BodyRenderer {
 
     /// Appends the HTML of `body` at `position` (see `ParsedBodies`). With `links`, each
     /// link and image destination goes through it first (a docs site); `line` places links
-    /// when the tree's lines are not the source's.
+    /// when the tree's lines are not the source's. `writing` may take a top-level block
+    /// (given it and its line) to write it itself (see `CommonMarkDocument.appendHTML`).
     func appendHTML(
-        _ body: String, at position: Int, line: Int, unsafe: Bool, links: PageLinks?, to html: inout ByteBuffer
+        _ body: String, at position: Int, line: Int, unsafe: Bool, links: PageLinks?, to html: inout ByteBuffer,
+        writing: ((OpaquePointer, Int) -> ((inout ByteBuffer) -> Void)?)? = nil
     ) {
         guard let (document, range, sourceLines) = source(body, at: position) else { return }
         if let links {
@@ -68,7 +72,9 @@ struct BodyRenderer {
             }
         }
         document.prepare(ofBlocks: range, ids: headingIds, forcedOpen: forcedOpen)
-        document.appendHTML(ofBlocks: range, unsafe: unsafe, to: &html, text: searchText)
+        document.appendHTML(
+            ofBlocks: range, unsafe: unsafe, to: &html, text: searchText,
+            writing: writing.map { writing in { block in writing(block, sourceLines ? Int(cmark_node_get_start_line(block)) : line) } })
     }
 
     /// The HTML inside the one paragraph that `markdown` (a title line with markup) makes,

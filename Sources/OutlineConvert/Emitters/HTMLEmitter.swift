@@ -47,8 +47,16 @@ struct HTMLEmitter: OutlineWriter {
         // format it was read from, so that A → outline → HTML is A → HTML.)
         page.isBulletOutline = context.isBulletOutline && context.options.wikiIndex != nil
         page.backlinks = context.options.wikiIndex.map { $0.backlinks(of: BatchPlan.absolute(context.file)) } ?? []
-        let warnings = context.options.html.accordion ? Self.accordionWarnings(outline.nodes, file: context.file) : []
-        return (page.render(outline, pageTitle: context.pageTitle, sizeHint: context.inputSize, sink: context.sink), warnings)
+        if let index = context.options.wikiIndex {
+            let embeds = Embeds(page: BatchPlan.absolute(context.file), shownPage: context.file, index: index, options: context.options)
+            page.embeds = embeds
+            page.chain = embeds.chain
+            page.file = embeds.page
+        }
+        var warnings = context.options.html.accordion ? Self.accordionWarnings(outline.nodes, file: context.file) : []
+        let bytes = page.render(outline, pageTitle: context.pageTitle, sizeHint: context.inputSize, sink: context.sink)
+        warnings += page.embeds?.warnings ?? []
+        return (bytes, warnings)
     }
 
     /// A browser opens only the first of several `open` members of a `<details name>` group.
@@ -77,6 +85,15 @@ private struct Page {
     var isBulletOutline = false
     /// In a graph or vault: the pages that link to this one (names, relative URLs).
     var backlinks: [(name: String, url: String)] = []
+    /// In a graph or vault: what embeds show, and the embeds this page is written inside
+    /// (see `Embeds.chain`).
+    var embeds: Embeds?
+    var chain: [String] = []
+    /// The file whose outline this is (absolute): the page's, or an embedded page's.
+    var file = ""
+    /// Inside an embed: the line of the page's own embed, where warnings point; and no ids
+    /// (the page has them where they are written).
+    var embedLine: Int?
 
     /// The whole page, or only the outline markup with `fragment` (the table of contents,
     /// when there is one, first, as an element of its own).
@@ -116,7 +133,8 @@ private struct Page {
             html.write("</h1>\n" as StaticString)
         }
         bodies.searchText?.begin(id: "", title: pageTitle)
-        bodies.appendHTML(outline.body, at: 0, line: 0, unsafe: options.unsafe, links: links, to: &html)
+        bodies.appendHTML(
+            outline.body, at: 0, line: 0, unsafe: options.unsafe, links: links, to: &html, writing: embedParagraphs(depth: 1, offset: offset))
         var position = 1
         if isBulletOutline { html.write("<div class=\"outline-bullets\">\n" as StaticString) }
         write(outline.nodes, depth: 1, offset: offset, group: "outline", position: &position, into: &html)
@@ -156,9 +174,12 @@ private struct Page {
             // An outliner's title line with markup renders as its Markdown (unless the node
             // links its title itself).
             let richTitle = titleLinks.isEmpty ? richTitle(of: node) : nil
+            let ids = embedLine == nil ? (node.id, mkdocsID) : nil
+            // An item that is an embed (`{{embed [[Page]]}}`): what it embeds, under its link.
+            let embed = embeds == nil ? nil : Embeds.spec(ofLine: node.attributes[AttributeKey.outlinerTitle] ?? node.title)
             guard node.isCollapsible else {
-                heading(
-                    node.title, rich: richTitle, level: level, ids: (node.id, mkdocsID), links: titleLinks, className: "outline-leaf", into: &html)
+                heading(node.title, rich: richTitle, level: level, ids: ids, links: titleLinks, className: "outline-leaf", into: &html)
+                embed.flatMap { embedWriter($0, line: node.line, depth: depth + 1, offset: offset) }?(&html)
                 continue
             }
             // (The hidden heading holds no link: a link there would take focus unseen.)
@@ -167,13 +188,52 @@ private struct Page {
             let open = !node.isCollapsed
             let accordionGroup = options.accordion ? group : nil
             Self.summary(
-                ids: (node.id, mkdocsID), title: title, rich: richTitle, links: titleLinks, level: level, open: open, group: accordionGroup,
-                into: &html)
-            bodies.appendHTML(node.body, at: here, line: node.line, unsafe: options.unsafe, links: links, to: &html)
+                ids: ids, title: title, rich: richTitle, links: titleLinks, level: level, open: open, group: accordionGroup, into: &html)
+            embed.flatMap { embedWriter($0, line: node.line, depth: depth + 1, offset: offset) }?(&html)
+            bodies.appendHTML(
+                node.body, at: here, line: node.line, unsafe: options.unsafe, links: links, to: &html,
+                writing: embedParagraphs(depth: depth + 1, offset: offset))
             write(
                 node.children, depth: depth + 1, offset: offset, group: options.accordion ? node.id : "", position: &position,
                 into: &html)
             html.write("</details>\n" as StaticString)
+        }
+    }
+
+    /// In a graph or vault: a body's paragraphs of embeds only (`![[Note]]`), written as
+    /// what they embed (when all of them show it; else as their links).
+    private func embedParagraphs(depth: Int, offset: Int) -> ((OpaquePointer, Int) -> ((inout ByteBuffer) -> Void)?)? {
+        guard embeds != nil else { return nil }
+        return { block, line in
+            guard let specs = WikiLinkExtension.embedSpecs(of: block) else { return nil }
+            let writers = specs.compactMap { embedWriter($0, line: line, depth: depth, offset: offset) }
+            guard writers.count == specs.count else { return nil }
+            return { html in for write in writers { write(&html) } }
+        }
+    }
+
+    /// What writes what `spec` embeds (see `Embeds`), its nodes at `depth`, in an
+    /// `outline-embed` box; nil when it shows only its link.
+    private func embedWriter(_ spec: String, line: Int, depth: Int, offset: Int) -> ((inout ByteBuffer) -> Void)? {
+        let line = embedLine ?? line
+        guard let embeds, let content = embeds.content(of: spec, from: file, chain: chain, line: line) else { return nil }
+        var inner = Page(
+            options: options, links: links, site: nil,
+            bodies: BodyRenderer(bodies: nil, headingIds: bodies.headingIds, forcedOpen: bodies.forcedOpen, flavor: content.flavor))
+        inner.isBulletOutline = content.isBulletOutline
+        inner.embeds = embeds
+        inner.chain = chain + [content.key]
+        inner.file = content.file
+        inner.embedLine = line
+        return { html in
+            html.write(
+                content.isBulletOutline ? "<div class=\"outline-embed outline-bullets\">\n" as StaticString : "<div class=\"outline-embed\">\n")
+            inner.bodies.appendHTML(
+                content.body, at: 0, line: line, unsafe: options.unsafe, links: links, to: &html,
+                writing: inner.embedParagraphs(depth: depth, offset: offset))
+            var position = 0
+            inner.write(content.nodes, depth: depth, offset: offset, group: "embed", position: &position, into: &html)
+            html.write("</div>\n" as StaticString)
         }
     }
 
@@ -198,13 +258,15 @@ private struct Page {
     /// A collapsible node's `<details>` start tag and its `<summary>`; `ids` are the node's
     /// and the one mkdocs would give it, if another.
     private static func summary(
-        ids: (id: String, mkdocs: String?), title: String, rich: [UInt8]?, links: TitleLinks, level: Int, open: Bool, group: String?,
+        ids: (id: String, mkdocs: String?)?, title: String, rich: [UInt8]?, links: TitleLinks, level: Int, open: Bool, group: String?,
         into html: inout ByteBuffer
     ) {
-        let id = ids.id
-        html.write("<details id=\"" as StaticString)
-        html.write(escaping: id)
-        html.write("\"" as StaticString)
+        html.write("<details" as StaticString)
+        if let id = ids?.id {
+            html.write(" id=\"" as StaticString)
+            html.write(escaping: id)
+            html.write("\"" as StaticString)
+        }
         if let group {
             html.write(" name=\"" as StaticString)
             html.write(escaping: group)
@@ -214,11 +276,15 @@ private struct Page {
         html.write("><summary><span class=\"outline-title outline-level-" as StaticString)
         html.append(UInt8(ascii: "0") + UInt8(min(level, 6)))
         html.write("\">" as StaticString)
-        MkDocsSlug.writeAnchor(ids.mkdocs, into: &html)
+        MkDocsSlug.writeAnchor(ids?.mkdocs, into: &html)
         if let rich { html.write(rich) } else { writeTitle(title, links: links, into: &html) }
-        html.write("</span><a class=\"outline-permalink\" href=\"#" as StaticString)
-        html.write(escaping: id)
-        html.write("\" aria-label=\"Link to this section\">#</a></summary>\n" as StaticString)
+        html.write("</span>" as StaticString)
+        if let id = ids?.id {
+            html.write("<a class=\"outline-permalink\" href=\"#" as StaticString)
+            html.write(escaping: id)
+            html.write("\" aria-label=\"Link to this section\">#</a>" as StaticString)
+        }
+        html.write("</summary>\n" as StaticString)
     }
 
     /// The title, a link where its node says so, and a feed's link beside it.

@@ -215,4 +215,99 @@ import Testing
         // The page is titled by its name in the graph, the outline itself has no title.
         #expect(try Converter(options: options).read(Array("- x\n".utf8), file: source).outline.title == nil)
     }
+
+    /// A graph or vault written to a temporary folder, its index, and a page of it as HTML.
+    private static func graph(_ app: WikiIndex.App, _ files: [String: String]) throws -> (root: URL, html: (String) throws -> Conversion) {
+        let root = try Support.temporaryDirectory()
+        for (name, text) in files { try Support.write(text, to: root.appending(path: name)) }
+        let inputs = files.keys.filter { $0.hasSuffix(".md") }.map { root.appending(path: $0).path }
+        var options = ConversionOptions()
+        options.html.fragment = true
+        options.wikiIndex = WikiIndex(app: app, root: root.path, inputs: inputs)
+        return (
+            root,
+            { page in
+                let file = root.appending(path: page).path
+                return try Converter(options: options).convert(Array(try Data(contentsOf: URL(fileURLWithPath: file))), file: file)
+            }
+        )
+    }
+
+    @Test func embedsShowThePageOrBlockTheyNameFoldedAsItIsThere() throws {
+        let (root, html) = try Self.graph(
+            .logseq,
+            [
+                "logseq/config.edn": "{}\n",
+                "pages/Shown.md":
+                    "- Shown's first\n  collapsed:: true\n\t- folded child\n- The block\n  id:: 64f0c1a2-0000-4000-8000-000000000002\n\t- its child [[Host]]\n",
+                "pages/Host.md":
+                    "- {{embed [[shown]]}}\n- Two at once:\n  {{embed ((64f0c1a2-0000-4000-8000-000000000002))}}\n  {{embed [[Nowhere]]}}\n- {{embed ((64f0c1a2-0000-4000-8000-000000000002))}}\n",
+            ])
+        defer { Support.remove(root) }
+        let page = try html("pages/Host.md")
+        let output = page.output
+        // The page embed: every node of Shown, the folded one closed, with no id of its own.
+        #expect(
+            output.contains("<div class=\"outline-embed outline-bullets\">\n<h3 class=\"outline-heading\">Shown&#39;s first</h3>\n<details><summary>")
+        )
+        #expect(output.contains("folded child"))
+        // The block embed: the block and its child, whose link starts from this page.
+        #expect(output.components(separatedBy: "<a href=\"Host.md\">Host</a>").count == 3)
+        #expect(!output.contains("id=\"64f0c1a2-0000-4000-8000-000000000002\""))
+        // A paragraph with an embed of a page that does not exist keeps its links.
+        #expect(output.contains("<span class=\"outline-missing-page\">Nowhere</span>"))
+        #expect(page.warnings.isEmpty)
+    }
+
+    @Test func cyclesAndDeepEmbedsShowTheirLinkWithAWarningWhereTheyAre() throws {
+        var files = [
+            "logseq/config.edn": "{}\n", "pages/Self.md": "- Me\n- {{embed [[Self]]}}\n", "pages/A.md": "- a\n- {{embed [[B]]}}\n",
+            "pages/B.md": "- {{embed [[A]]}}\n",
+        ]
+        for level in 0..<40 { files["pages/d\(level).md"] = "- {{embed [[d\(level + 1)]]}}\n" }
+        files["pages/d40.md"] = "- bottom\n"
+        let (root, html) = try Self.graph(.logseq, files)
+        defer { Support.remove(root) }
+        let itself = try html("pages/Self.md")
+        #expect(
+            itself.warnings.map(\.description).contains {
+                $0.hasSuffix("Self.md:2: warning: '{{embed [[Self]]}}' embeds what holds it (a cycle): shown as a link")
+            })
+        #expect(itself.output.contains("<a href=\"Self.md\">Self</a>"))
+        let cycle = try html("pages/A.md")
+        #expect(
+            cycle.warnings.map(\.message) == [
+                "the embed here holds '{{embed [[A]]}}', which embeds what holds it (a cycle): that one is shown as a link"
+            ])
+        #expect(cycle.warnings.first?.location.line == 2)
+        let deep = try html("pages/d0.md")
+        #expect(
+            deep.warnings.map(\.message) == [
+                "embeds nest more than \(Embeds.maxDepth) deep at '{{embed [[d\(Embeds.maxDepth + 1)]]}}': shown as a link"
+            ])
+        #expect(deep.output.components(separatedBy: "<div class=\"outline-embed").count == Embeds.maxDepth + 1)
+        #expect(!deep.output.contains("bottom"))
+    }
+
+    @Test func aVaultsNoteEmbedsANoteASectionOrABlock() throws {
+        let (root, html) = try Self.graph(
+            .obsidian,
+            [
+                ".obsidian/app.json": "{}\n",
+                "Home.md": "# Home\n\n![[Other]]\n\n![[sub/Deep#Second part]]\n\n![[Deep#^quote]]\n\nInline ![[Other]] stays a link.\n",
+                "Other.md": "---\naliases: [Another]\n---\nOther's text.\n\n> [!faq]- Folded\n> inside\n",
+                "sub/Deep.md": "# First\n\none\n\n# Second part\n\ntwo, see [[Home]].\n\n# Third\n\nA quoted line\nand its end ^quote\n",
+            ])
+        defer { Support.remove(root) }
+        let home = try html("Home.md").output
+        #expect(home.contains("<div class=\"outline-embed\">\n<p>Other's text.</p>\n<details class=\"outline-callout outline-callout-faq\">"))
+        #expect(
+            home.contains(
+                "<summary><span class=\"outline-title outline-level-2\">Second part</span></summary>\n<p>two, see <a href=\"Home.md\">Home</a>.</p>"))
+        #expect(!home.contains(">one<") && !home.contains("Third"))
+        #expect(home.contains("<div class=\"outline-embed\">\n<p>A quoted line\nand its end</p>\n</div>"))
+        #expect(home.contains("<p>Inline <a href=\"Other.md\">Other</a> stays a link.</p>"))
+        // The block id is not shown on its own page either.
+        #expect(try html("sub/Deep.md").output.contains("<p>A quoted line\nand its end</p>"))
+    }
 }

@@ -15,7 +15,8 @@ struct WikiLinkExtension: MarkdownExtension {
     let page: String
 
     func prepared(for source: SourceLines) -> WikiLinkExtension? {
-        source.bytes.contains(bytes: "[[") || source.bytes.contains(bytes: "((") || source.bytes.contains(bytes: "#") ? self : nil
+        source.bytes.contains(bytes: "[[") || source.bytes.contains(bytes: "((") || source.bytes.contains(bytes: "#")
+            || (index?.app == .obsidian && source.bytes.contains(bytes: " ^")) ? self : nil
     }
 
     /// One link found in a text: to `url`, or with none to a page that does not exist
@@ -25,6 +26,8 @@ struct WikiLinkExtension: MarkdownExtension {
         let url: String?
         let label: String
         var isImage = false
+        /// What it embeds, when it is an embed of a page or block (see `Embeds.spec(ofLine:)`).
+        var embed: String?
     }
 
     func makeInlines(under block: OpaquePointer, text: ArraySlice<UInt8>, of tree: MarkdownTree) {
@@ -39,7 +42,15 @@ struct WikiLinkExtension: MarkdownExtension {
                 if let url = cmark_node_get_url(node), url.pointee == 0x5B || url.pointee == 0x28 { links.append(node) }
             case CMARK_NODE_TEXT:
                 guard linkDepth == 0 else { return }
-                let literal = CommonMarkDocument.literalBytes(node)[...]
+                var literal = CommonMarkDocument.literalBytes(node)[...]
+                if index?.app == .obsidian, cmark_node_next(node) == nil,
+                    let id = Self.blockID(ending: literal, first: cmark_node_previous(node) == nil)
+                {
+                    // Obsidian's block id (`text ^id` at a paragraph's end) is not shown.
+                    literal = literal.dropLast(id + 1)
+                    while literal.last == .space { literal = literal.dropLast() }
+                    MarkdownTree.setLiteral(node, literal)
+                }
                 if literal.contains(bytes: "[[") || literal.contains(bytes: "((") || literal.contains(UInt8(ascii: "#")) { texts.append(node) }
             case CMARK_NODE_LINK, CMARK_NODE_IMAGE:
                 linkDepth += entering ? 1 : -1
@@ -59,6 +70,7 @@ struct WikiLinkExtension: MarkdownExtension {
                 cmark_node_free(link)
             }
         }
+        var embeds: [(OpaquePointer, String)] = []
         for text in texts {
             let links = find(in: String(decoding: CommonMarkDocument.literalBytes(text), as: UTF8.self))
             guard !links.isEmpty else { continue }
@@ -75,8 +87,72 @@ struct WikiLinkExtension: MarkdownExtension {
                 MarkdownTree.setLiteral(piece, Array(link.label.utf8)[...])
                 cmark_node_insert_before(piece, node)
                 cmark_node_append_child(node, piece)
+                if let embed = link.embed, link.url != nil { embeds.append((node, embed)) }
             }
         }
+        // A paragraph of embeds only (one a line) is marked for the page to write what they embed.
+        guard index != nil, !embeds.isEmpty else { return }
+        let embedLinks = Set(embeds.map(\.0))
+        for (link, spec) in embeds {
+            guard let paragraph = cmark_node_parent(link), cmark_node_get_type(paragraph) == CMARK_NODE_PARAGRAPH,
+                Self.children(of: paragraph).allSatisfy({ embedLinks.contains($0) || Self.isSpace($0) || Self.embedSpec(ofMarker: $0) != nil }),
+                let marker = tree.newNode(CMARK_NODE_CUSTOM_INLINE, enter: Self.embedStart + WikiIndex.percentEncoded(spec) + "\">", exit: "</span>")
+            else { continue }
+            cmark_node_insert_before(link, marker)
+            cmark_node_append_child(marker, link)
+        }
+    }
+
+    /// What a top-level paragraph of embeds only embeds, in order (see `Embeds`); nil for any other block.
+    static func embedSpecs(of block: OpaquePointer) -> [String]? {
+        guard cmark_node_get_type(block) == CMARK_NODE_PARAGRAPH else { return nil }
+        var specs: [String] = []
+        for child in children(of: block) {
+            if let spec = embedSpec(ofMarker: child) {
+                specs.append(spec)
+            } else if !isSpace(child) {
+                return nil
+            }
+        }
+        return specs.isEmpty ? nil : specs
+    }
+
+    private static func embedSpec(ofMarker node: OpaquePointer) -> String? {
+        guard cmark_node_get_type(node) == CMARK_NODE_CUSTOM_INLINE, let enter = cmark_node_get_on_enter(node) else { return nil }
+        let marker = String(cString: enter)
+        guard marker.hasPrefix(embedStart), marker.hasSuffix("\">") else { return nil }
+        return SiteLinks.decoded(String(marker.dropFirst(embedStart.count).dropLast(2)))
+    }
+
+    private static func children(of node: OpaquePointer) -> [OpaquePointer] {
+        var children: [OpaquePointer] = []
+        var child = cmark_node_first_child(node)
+        while let next = child {
+            children.append(next)
+            child = cmark_node_next(next)
+        }
+        return children
+    }
+
+    /// A line break, or a text of spaces only.
+    private static func isSpace(_ node: OpaquePointer) -> Bool {
+        switch cmark_node_get_type(node) {
+        case CMARK_NODE_SOFTBREAK, CMARK_NODE_LINEBREAK: true
+        case CMARK_NODE_TEXT: CommonMarkDocument.literalBytes(node).allSatisfy { $0 == .space || $0 == .tab }
+        default: false
+        }
+    }
+
+    private static let embedStart = "<span class=\"outline-embed-link\" data-embed=\""
+
+    /// The length of the Obsidian block id (`^id`, letters, digits and `-`) that `text`
+    /// ends with, after a space or `]]` or at its start (unless it is the `first` of its paragraph);
+    /// nil when it ends otherwise.
+    private static func blockID(ending text: ArraySlice<UInt8>, first: Bool) -> Int? {
+        let id = text.reversed().prefix { $0.isASCIILetter || $0.isASCIIDigit || $0 == UInt8(ascii: "-") }.count
+        let caret = text.endIndex - id - 1
+        guard id > 0, caret >= text.startIndex, text[caret] == UInt8(ascii: "^") else { return nil }
+        return caret == text.startIndex ? (first ? nil : id) : (text[caret - 1] == .space || text[caret - 1] == UInt8(ascii: "]") ? id : nil)
     }
 
     /// The links in a text, in order, with their byte ranges.
@@ -90,7 +166,8 @@ struct WikiLinkExtension: MarkdownExtension {
                 let embed = index > 0 && bytes[index - 1] == UInt8(ascii: "!")
                 let start = embed ? index - 1 : index
                 if let link = wikiLink(inner, embed: embed) {
-                    found.append(Found(range: start..<end, url: link.url, label: link.label, isImage: link.isImage))
+                    let spec = embed && !link.isImage ? Embeds.spec(ofLine: "![[" + inner + "]]") : nil
+                    found.append(Found(range: start..<end, url: link.url, label: link.label, isImage: link.isImage, embed: spec))
                 }
                 index = end
                 continue
@@ -113,7 +190,7 @@ struct WikiLinkExtension: MarkdownExtension {
             if byte == UInt8(ascii: "{"), let (end, inner) = Self.enclosed(bytes, at: index, open: "{{", close: "}}"), inner.hasPrefix("embed "),
                 let embedded = find(in: inner.dropFirst(6).trimmed).first, embedded.range.count == inner.dropFirst(6).trimmed.utf8.count
             {
-                found.append(Found(range: index..<end, url: embedded.url, label: embedded.label))
+                found.append(Found(range: index..<end, url: embedded.url, label: embedded.label, embed: Embeds.spec(ofLine: "{{" + inner + "}}")))
                 index = end
                 continue
             }
