@@ -4,6 +4,7 @@ vaults written here: every page built, folded blocks closed as in the app, no pr
 [[link]] syntax left as text, every link resolved, lossless round trips, hostile names."""
 import html
 import json
+import pathlib
 import re
 import shutil
 import urllib.parse
@@ -31,11 +32,61 @@ def without_code(text):
     return re.sub(r"<(code|pre)\b.*?</\1>", "", text, flags=re.S)
 
 
+CALLOUTS = {"note", "tip", "important", "caution", "warning", "pinned", "quote", "center"}
+TAG = re.compile(r"""(?:^|(?<=[ \t]))#(?:\[\[([^\[\]]+)\]\]|([^\s#\[\](){},.;:!?"'`*+][^\s#\[\](){},.;:!?"'`*]*))""")
+
+
+def tags_of_the_graph():
+    """Each tag (`#tag`, `#[[tag]]`, `tags::`) and the pages carrying it, and the names the
+    graph's pages have (file name, `title::`, `alias::`), read here apart from the tool:
+    outside code (fences, code spans, Logseq's `#+BEGIN_QUERY` blocks) and link labels."""
+    names, tags = set(), {}
+    for source in SOURCES:
+        text = source.read_text()
+        names.add(source.stem.replace("___", "/").lower())
+        for key, value in re.findall(r"^(title|alias):: (.+)$", text, flags=re.M):
+            names.update(re.sub(r"\[\[|\]\]", "", name).strip().lower() for name in value.split(","))
+        fenced, org = False, None
+        for line in text.split("\n"):
+            content = re.sub(r"^\s*(- )?", "", line)
+            if content.startswith("```"):
+                fenced = not fenced
+                continue
+            if fenced:
+                continue
+            if org:
+                org = None if content.lower().startswith("#+end_" + org) else org
+                continue
+            begin = re.match(r"#\+begin_(\w+)", content, flags=re.I)
+            if begin and begin.group(1).lower() not in CALLOUTS:
+                org = begin.group(1).lower()
+                continue
+            found = []
+            if re.match(r"^tags:: ", content):
+                found += [re.sub(r"\[\[|\]\]", "", t).strip().lstrip("#") for t in content[7:].split(",")]
+            else:
+                plain = re.sub(r"(`+).*?\1", "", content)
+                plain = re.sub(r"\[[^\[\]]*\]\(", "(", plain)  # (a link's label is no tag's place)
+                found += [a or b for a, b in TAG.findall(plain)]
+            for tag in found:
+                if tag:
+                    tags.setdefault(tag.lower(), (tag, set()))[1].add(source)
+    return names, tags
+
+
+def tag_page_file(name):
+    """Where Logseq writes the page `name` (its `:file/name-format :triple-lowbar`)."""
+    return "".join("%%%02X" % ord(c) if c in '%\\:*?"<>|#' else c for c in name.replace("/", "___"))
+
+
 def test_every_page_of_logseqs_graph_is_built(graph_site):
     site, result = graph_site
     assert result.returncode == 0, result.stderr
     built = sorted(p.relative_to(site).with_suffix(".md") for p in site.glob("*/*.html") if p.parent.name != "outline-site")
-    assert built == sorted(p.relative_to(GRAPH) for p in SOURCES)
+    names, tags = tags_of_the_graph()
+    tag_pages = [f"pages/{tag_page_file(tag)}.md" for key, (tag, _) in tags.items() if key not in names]
+    assert len(tag_pages) > 5
+    assert built == sorted([p.relative_to(GRAPH) for p in SOURCES] + [pathlib.Path(p) for p in tag_pages])
     # Only links to pages that do not exist are warned about, one warning per page.
     for line in result.stderr.splitlines():
         # (The graph's images are not bundled.)
@@ -198,6 +249,24 @@ def test_embeds_show_the_page_or_block_they_name(graph_site):
                 assert all(word in after for word in words), (source.name, target)
         shown += len(targets)
     assert shown >= 15
+
+
+def test_a_tag_without_a_page_is_a_page_listing_what_carries_it(graph_site):
+    site, _ = graph_site
+    names, tags = tags_of_the_graph()
+    checked = 0
+    for key, (tag, carriers) in tags.items():
+        if key in names:
+            continue
+        page = (site / "pages" / f"{tag_page_file(tag)}.html").read_text()
+        assert f"<title>{html.escape(tag, quote=False)}" in page
+        listed = set(re.findall(r'<li><a href="([^"]+)">', page.split("Linked references", 1)[1]))
+        for carrier in carriers:
+            href = urllib.parse.quote(str(carrier.relative_to(GRAPH / carrier.parent.name).with_suffix(".html")), safe="/!$&'()*+,;=:@~")
+            href = href if carrier.parent.name == "pages" else "../journals/" + href
+            assert href in listed, (tag, carrier.name, listed)
+            checked += 1
+    assert checked > 5
 
 
 def test_journals_are_named_by_date_and_listed_newest_first(graph_site):

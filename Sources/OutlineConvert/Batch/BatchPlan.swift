@@ -83,6 +83,14 @@ package struct BatchPlan: Sendable {
         try checkConflicts(outputRoot: outputRoot, sharedFolder: format == .html ? Path.join(outputRoot, DocsSite.sharedFolder) : nil)
     }
 
+    /// Adds the page `relative` of the folder `root` that no file holds (a graph's tag
+    /// page), written where such a file would be, unless another input writes there.
+    mutating func addGenerated(_ relative: String, root: String, outputDirectory: String, format: OutputFormat) {
+        let output = Self.outputPath(outputDirectory, relative, format)
+        guard !jobs.contains(where: { PathKey($0.output) == PathKey(output) }) else { return }
+        jobs.append(BatchJob(input: Path.join(root, relative), output: output, root: root))
+    }
+
     /// Outputs are compared by where they really land (symbolic links resolved) and with
     /// inputs by file identity, so no spelling of a path (`..`, a link, a hard link) can
     /// make an output overwrite an input or another output, and none is written outside

@@ -92,8 +92,11 @@ package struct SiteBuilder {
         // The last run's record is read while the jobs are planned. `--check` compares every
         // output's bytes, whatever the record says.
         let reading = settings.check ? nil : cacheFile.map(BuildRecord.Reading.init)
-        guard let plan = plan() else { return .refused }
+        guard var plan = plan() else { return .refused }
         let conversion = withWikiIndex(plan)
+        for page in conversion.wikiIndex?.tagPages ?? [] {
+            plan.addGenerated(page.relative, root: settings.inputs[0], outputDirectory: outputDirectory, format: conversion.to)
+        }
         // HTML into a folder is a docs site: links between pages, assets, the link check.
         let docs =
             conversion.to == .html

@@ -35,6 +35,11 @@ final class WikiIndex: Sendable, Equatable {
     private let blocks: [String: (page: String, title: String)]
     /// Each page (absolute) to the pages that link to it.
     private let backlinks: [String: Set<String>]
+    /// A Logseq graph's tag pages: each tag (`#tag`, `#[[tag]]`, `tags::`) that no page
+    /// has, by the input it would have (absolute, in `pages/`, which does not exist) and as
+    /// the graph's folder names it (relative). The site builds them as pages of their own.
+    let tagPages: [(input: String, relative: String, name: String)]
+    private let tagNames: [String: String]
     /// Everything above as one stable string, for the build record: a page renamed or a
     /// block id added changes what links resolve to on other pages.
     let fingerprint: String
@@ -67,6 +72,7 @@ final class WikiIndex: Sendable, Equatable {
         var blocks: [String: (page: String, title: String)] = [:]
         var linksByPage: [(page: String, names: [String])] = []
         var embedded: [String] = []
+        var tags: [String] = []
         func add(_ name: String, _ input: String) {
             let key = Self.key(name)
             // (The first name given wins: a file's own name before another page's alias.)
@@ -86,12 +92,28 @@ final class WikiIndex: Sendable, Equatable {
             for name in scan.names { add(name, input) }
             linksByPage.append((input, scan.links))
             embedded += scan.embeds
+            tags += scan.tags
             // (Titles as the reader makes them: plain text, all of a page's in one parse.)
             let titles = scan.blocks.isEmpty ? [] : OutlinerTitles.plainTitles(scan.blocks.map(\.1))
             for ((id, _), title) in zip(scan.blocks, titles) where blocks[id] == nil {
                 blocks[id] = (input, title.isEmpty ? HeadingMarkers.untitled : title)
             }
         }
+        // A tag with no page gets one, as Logseq makes it: listing what links to it.
+        var tagPages: [(input: String, relative: String, name: String)] = []
+        if app == .logseq {
+            for tag in tags where pages[Self.key(tag)] == nil {
+                guard let file = Self.fileName(ofPage: tag) else { continue }
+                let relative = "pages/" + file + ".md"
+                let input = Path.join(root, relative)
+                var info = stat()
+                guard lstat(input, &info) != 0 else { continue }
+                pages[Self.key(tag)] = input
+                tagPages.append((input, relative, tag))
+            }
+        }
+        self.tagPages = tagPages
+        tagNames = Dictionary(tagPages.map { ($0.input, $0.name) }, uniquingKeysWith: { first, _ in first })
         var files: [String: String] = [:]
         for file in Self.files(under: root) where Path.fileExtension(file).lowercased() != "md" {
             let key = Self.key(Path.lastComponent(file))
@@ -137,6 +159,30 @@ final class WikiIndex: Sendable, Equatable {
             return date.formatted(journalFormat)
         }
         return name.replacing("___", with: "/").replacing("%2F", with: "/").replacing("%2f", with: "/")
+    }
+
+    /// The file name (without `.md`) Logseq gives the page `name`: `/` as `___`, and the
+    /// characters file systems or URLs do not take percent-encoded; nil for a name no file
+    /// can have (empty, `.`, `..`, with a control character).
+    static func fileName(ofPage name: String) -> String? {
+        let name = name.trimmed
+        guard !name.isEmpty, name != ".", name != "..", !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+            return nil
+        }
+        var file = ""
+        for character in name.replacing("/", with: "___") {
+            switch character {
+            case "%", "\\", ":", "*", "?", "\"", "<", ">", "|", "#":
+                file += character.utf8.map { "%" + String($0, radix: 16, uppercase: true) }.joined()
+            default: file.append(character)
+            }
+        }
+        return file.utf8.count > 200 ? nil : file
+    }
+
+    /// A tag page's text (see `tagPages`): its title only (what links to it is listed under it).
+    func tagPage(_ input: String) -> [UInt8]? {
+        tagNames[input].map { Array("title:: \($0)\n".utf8) }
     }
 
     /// The name of the page `input` (absolute), as links name it.
@@ -235,11 +281,12 @@ final class WikiIndex: Sendable, Equatable {
     /// title line of their item, the names it links to (`[[name]]`, `#[[name]]`, `#name`),
     /// outside fenced code, and what it may embed: the names linked to and the block ids
     /// (as `((id`) on lines with an embed.
-    private static func scan(_ text: String) -> (names: [String], blocks: [(String, String)], links: [String], embeds: [String]) {
+    private static func scan(_ text: String) -> (names: [String], blocks: [(String, String)], links: [String], embeds: [String], tags: [String]) {
         var names: [String] = []
         var blocks: [(String, String)] = []
         var links: [String] = []
         var embeds: [String] = []
+        var tags: [String] = []
         var lastItem = ""
         var atTop = true
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false)[...]
@@ -247,6 +294,7 @@ final class WikiIndex: Sendable, Equatable {
         if frontMatter > 0 { names += frontMatterAliases(lines.prefix(frontMatter)) }
         lines = lines.dropFirst(frontMatter)
         var fence: Fence?
+        var orgCode: String?
         for line in lines {
             let (_, content) = OutlinerMarkdownParser.indentation(of: line)
             let itemText = OutlinerMarkdownParser.itemText(content)
@@ -256,8 +304,23 @@ final class WikiIndex: Sendable, Equatable {
             }
             fence = Fence(opening: itemText ?? content)
             if fence != nil { continue }
-            let linked = linkedNames(in: content)
+            // Logseq's blocks of code (`#+BEGIN_QUERY` … `#+END_QUERY`, see LogseqBlockExtension).
+            let head = itemText ?? content
+            let start = head.utf8.first == UInt8(ascii: "#") ? head.prefix(20).lowercased() : ""
+            if let open = orgCode {
+                if start.hasPrefix("#+end_" + open) { orgCode = nil }
+                continue
+            }
+            if start.hasPrefix("#+begin_") {
+                let name = String(start.dropFirst(8).prefix { $0.isLetter })
+                if !["note", "tip", "important", "caution", "warning", "pinned", "quote", "center"].contains(name) {
+                    orgCode = name
+                    continue
+                }
+            }
+            let (linked, tagged) = linkedNames(in: content)
             links += linked
+            tags += tagged
             if content.utf8.contains(UInt8(ascii: "{")) || content.utf8.contains(UInt8(ascii: "!")), case let bytes = Array(content.utf8)[...],
                 bytes.contains(bytes: "{{embed") || bytes.contains(bytes: "![[")
             {
@@ -275,20 +338,27 @@ final class WikiIndex: Sendable, Equatable {
             switch key.lowercased() {
             case "title" where atTop: names.append(value)
             case "alias" where atTop: names += aliases(value)
+            case "tags":
+                // (`tags:: #a, [[b]]`: each a tag, its `#` aside.)
+                let named = aliases(value).map { String($0.drop { $0 == "#" }) }.filter { !$0.isEmpty }
+                links += named
+                tags += named
             case "id": blocks.append((value.lowercased(), lastItem))
             default: break
             }
         }
-        return (names, blocks, links, embeds)
+        return (names, blocks, links, embeds, tags)
     }
 
     /// The names a line links to: `[[name]]` (without its `|label` or `#heading`), and
-    /// `#name` or `#[[name]]`.
-    private static func linkedNames(in line: Substring) -> [String] {
+    /// `#name` or `#[[name]]`, which are also its tags.
+    private static func linkedNames(in line: Substring) -> (names: [String], tags: [String]) {
         // (By bytes: every line of the graph is read before any page is converted.)
         let bytes = Array(line.utf8)
-        guard bytes.contains(UInt8(ascii: "[")) || bytes.contains(UInt8(ascii: "#")) else { return [] }
+        guard bytes.contains(UInt8(ascii: "[")) || bytes.contains(UInt8(ascii: "#")) else { return ([], []) }
         var names: [String] = []
+        var tags: [String] = []
+        var labels = 0
         var index = 0
         while index < bytes.count {
             if bytes[index] == UInt8(ascii: "["), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "[") {
@@ -305,21 +375,47 @@ final class WikiIndex: Sendable, Equatable {
                 let inner = bytes[(index + 2)..<end]
                 let name = String(decoding: inner.prefix { $0 != UInt8(ascii: "|") && $0 != UInt8(ascii: "#") }, as: UTF8.self).trimmed
                 if !name.isEmpty { names.append(name) }
+                if !name.isEmpty, index > 0, bytes[index - 1] == UInt8(ascii: "#") { tags.append(name) }
                 index = end + 2
-            } else if bytes[index] == UInt8(ascii: "#"), index == 0 || bytes[index - 1] == .space || bytes[index - 1] == .tab {
-                var end = index + 1
-                while end < bytes.count, !Self.endsTag.contains(bytes[end]) { end += 1 }
-                if end > index + 1 { names.append(String(decoding: bytes[(index + 1)..<end], as: UTF8.self)) }
-                index = end
+            } else if bytes[index] == UInt8(ascii: "[") || bytes[index] == UInt8(ascii: "]") {
+                // (A link's label, `[text](url)`, is not a tag's place.)
+                labels = max(labels + (bytes[index] == UInt8(ascii: "[") ? 1 : -1), 0)
+                index += 1
+            } else if bytes[index] == UInt8(ascii: "#"), labels == 0, index == 0 || bytes[index - 1] == .space || bytes[index - 1] == .tab {
+                let end = Self.tagEnd(bytes, at: index)
+                if end > index + 1 {
+                    names.append(String(decoding: bytes[(index + 1)..<end], as: UTF8.self))
+                    tags.append(names[names.count - 1])
+                }
+                index = max(end, index + 1)
+            } else if bytes[index] == UInt8(ascii: "`") {
+                // A code span holds no link: on to the run of as many backticks that ends it.
+                let run = bytes[index...].prefix { $0 == UInt8(ascii: "`") }.count
+                var end = index + run
+                while end < bytes.count {
+                    let closing = bytes[end...].prefix { $0 == UInt8(ascii: "`") }.count
+                    if closing == run { break }
+                    end += max(closing, 1)
+                }
+                index = end < bytes.count ? end + run : index + run
             } else {
                 index += 1
             }
         }
-        return names
+        return (names, tags)
     }
 
-    /// The bytes a `#tag` ends before (a `#[[tag]]` is read as a link).
-    private static let endsTag: Set<UInt8> = Set(" \t#[],.;:!?\"')".utf8)
+    /// Where the `#tag` at `index` of `bytes` ends (Logseq's rule: up to a space or
+    /// punctuation); `index + 1` when no tag starts there (`#+BEGIN_…`, `##`, `#[[tag]]`,
+    /// which is read as a link).
+    static func tagEnd(_ bytes: [UInt8], at index: Int) -> Int {
+        var end = index + 1
+        guard end < bytes.count, bytes[end] != UInt8(ascii: "+") else { return end }
+        while end < bytes.count, !endsTag.contains(bytes[end]) { end += 1 }
+        return end
+    }
+
+    private static let endsTag: Set<UInt8> = Set(" \t\n#[](){},.;:!?\"'`*".utf8)
 
     /// Obsidian's `aliases:` (or `alias:`) in front matter: `[a, b]`, `a, b`, or `- a` lines.
     private static func frontMatterAliases(_ lines: ArraySlice<Substring>) -> [String] {

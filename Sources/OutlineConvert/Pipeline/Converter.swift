@@ -61,7 +61,9 @@ public struct Converter: Sendable {
     /// Reads the input file `path` (a regular file, at most `maxInputSize` bytes), refusing a
     /// Markdown file with a NUL byte in its first 64 KiB before reading the rest of it.
     package func load(_ path: String) throws -> [UInt8] {
-        try Files.read(path, limit: options.maxInputSize) { try refuseBinary($0, file: path) }
+        // (A graph's tag page has no file: the index makes its text.)
+        if let index = options.wikiIndex, !index.tagPages.isEmpty, let page = index.tagPage(BatchPlan.absolute(path)) { return page }
+        return try Files.read(path, limit: options.maxInputSize) { try refuseBinary($0, file: path) }
     }
 
     /// Opens the input file `path` for `body` (closed after), with `load`'s checks; for

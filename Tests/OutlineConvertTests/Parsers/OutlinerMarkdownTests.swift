@@ -310,4 +310,35 @@ import Testing
         // The block id is not shown on its own page either.
         #expect(try html("sub/Deep.md").output.contains("<p>A quoted line\nand its end</p>"))
     }
+
+    @Test func tagsWithoutAPageGetOneWhereLogseqWouldWriteIt() throws {
+        let (root, html) = try Self.graph(
+            .logseq,
+            [
+                "logseq/config.edn": "{}\n",
+                "pages/Known.md": "- a page\n",
+                "pages/Carrier.md": """
+                tags:: #[[Reading list]], known
+
+                - Uses #project, #[[big idea]], #Known and #[[a/b?c]], not `#code`, [#label](x.md) or #+BEGIN_NOTE
+                  #+BEGIN_QUERY
+                  {:query #{"TODO"}}
+                  #+END_QUERY
+                """,
+            ])
+        defer { Support.remove(root) }
+        let index = WikiIndex(
+            app: .logseq, root: root.path, inputs: ["pages/Known.md", "pages/Carrier.md"].map { root.appending(path: $0).path })
+        #expect(index.tagPages.map(\.relative).sorted() == ["pages/Reading list.md", "pages/a___b%3Fc.md", "pages/big idea.md", "pages/project.md"])
+        let project = root.appending(path: "pages/project.md").path
+        #expect(index.tagPage(project) == Array("title:: project\n".utf8))
+        #expect(index.backlinks(of: project).map(\.name) == ["Carrier"])
+        let page = try html("pages/Carrier.md").output
+        #expect(page.contains("<a href=\"project.md\">#project</a>") && page.contains("<a href=\"a___b%253Fc.md\">#a/b?c</a>"))
+        #expect(page.contains("<a href=\"Known.md\">#Known</a>"))
+        // Names no file can have get no page.
+        #expect(
+            ["", " ", ".", "..", "a\u{0}b", "line\nbreak", String(repeating: "x", count: 300)].allSatisfy { WikiIndex.fileName(ofPage: $0) == nil })
+        #expect(WikiIndex.fileName(ofPage: "../up") == "..___up")
+    }
 }

@@ -274,9 +274,7 @@ struct WikiLinkExtension: MarkdownExtension {
             end = close
             name = inner
         } else {
-            while end < bytes.count, bytes[end] != .space, bytes[end] != .tab, bytes[end] != .lineFeed, !",.;:!?\"')".utf8.contains(bytes[end]) {
-                end += 1
-            }
+            end = WikiIndex.tagEnd(bytes, at: index)
             name = String(decoding: bytes[(index + 1)..<end], as: UTF8.self)
         }
         guard !name.isEmpty, let input = pages.page(named: name) else { return nil }
