@@ -46,8 +46,11 @@ struct OutlinerMarkdownEmitter: OutlineWriter {
         let content = indent + "  "
         for node in nodes {
             // An item with no title line is a bare `-`, its lines below it.
-            let title = node.attributes[AttributeKey.outlinerTitle] ?? MarkdownEmitter.escapedTitle(node.title)
-            text.write(indent + (title.isEmpty ? "-\n" : "- " + Self.escapingItemStart(title) + "\n"))
+            // (A title line kept from reading is written as it was; one made by hand that
+            // would read as an item or a property gets a `\` first, as the structure comes first.)
+            var title = node.attributes[AttributeKey.outlinerTitle] ?? OutlinerTitles.titleLine(of: node.title)
+            if OutlinerMarkdownParser.itemText(title[...]) != nil || OutlinerMarkdownParser.property(title[...]) != nil { title = "\\" + title }
+            text.write(indent + (title.isEmpty ? "-\n" : "- " + title + "\n"))
             var lines: [String] = []
             if node.isCollapsed { lines.append("collapsed:: true") }
             if node.id != IdentifierAssigner.slug(node.title) {
@@ -96,12 +99,6 @@ struct OutlinerMarkdownEmitter: OutlineWriter {
             if !writable { warnings.dropped(property.name, of: node, because: "a property's value is one line without spaces at its ends") }
             return writable
         }
-    }
-
-    /// A title that would not read as an item's first line (`- x` would make an item of
-    /// its own inside it) gets a `\` first.
-    private static func escapingItemStart(_ title: String) -> String {
-        OutlinerMarkdownParser.itemText(title[...]) != nil || OutlinerMarkdownParser.property(title[...]) != nil ? "\\" + title : title
     }
 
     /// A body or the preamble with the lines that would read as something else escaped

@@ -14,15 +14,35 @@ enum OutlinerTitles {
         return apply(nodes, titles: plainTitles(sources, blocks: blocks), next: &next)
     }
 
+    /// The title line that reads back as the plain `title` (the outliner writer's, and what
+    /// the reader compares with): the Markdown writer's escapes (so `[[x]]` is no link),
+    /// `((` and `{{` escaped, and a `\` before what would start an item, a heading block or
+    /// a property (`key\:: value`).
+    static func titleLine(of title: String) -> String {
+        var line = MarkdownEmitter.escapedTitle(title)
+        if line.contains("((") { line = line.replacing("(", with: "\\(") }
+        if line.contains("{{") { line = line.replacing("{", with: "\\{") }
+        if OutlinerMarkdownParser.itemText(line[...]) != nil || OutlinerMarkdownParser.headingLevel(line[...]) != nil {
+            line = "\\" + line
+        } else if OutlinerMarkdownParser.property(line[...]) != nil, let colons = line.firstRange(of: "::") {
+            line.replaceSubrange(colons, with: "\\::")
+        }
+        return line
+    }
+
     /// The plain titles of title lines, read in one parse.
     static func plainTitles(_ sources: [String], blocks: ((String) -> String?)? = nil) -> [String] {
-        let markdown = sources.map { "# " + escapingClosingHashes(OutlinerMarkdownParser.strippingHeading($0[...])) }.joined(separator: "\n")
+        // (A title that holds the characters that hide escapes is read as it is.)
+        let hides = sources.map { !$0.contains(where: Escaped.isHidden) }
+        let markdown = zip(sources, hides).map { source, hides in
+            "# " + escapingClosingHashes(OutlinerMarkdownParser.strippingHeading((hides ? Escaped.hiding(source) : source)[...]))
+        }.joined(separator: "\n")
         let document = CommonMarkDocument(parsing: markdown, structureOnly: true)
         var titles: [String] = []
         titles.reserveCapacity(sources.count)
         for index in 0..<document.blockCount {
             guard let block = document.heading(at: index) else { continue }
-            titles.append(plainTitle(of: block.heading.parts, blocks: blocks))
+            titles.append(plainTitle(of: block.heading.parts, blocks: blocks, restoring: titles.count < hides.count && hides[titles.count]))
         }
         return titles
     }
@@ -41,7 +61,7 @@ enum OutlinerTitles {
             let plain = next < titles.count ? titles[next] : ""
             next += 1
             node.title = plain.isEmpty ? untitled(node.body) : plain
-            if !source.isEmpty && MarkdownEmitter.escapedTitle(plain) == source { node.attributes[AttributeKey.outlinerTitle] = nil }
+            if !source.isEmpty && titleLine(of: plain) == source { node.attributes[AttributeKey.outlinerTitle] = nil }
             node.children = apply(node.children, titles: titles, next: &next)
             return node
         }
@@ -70,16 +90,45 @@ enum OutlinerTitles {
 
     /// The plain text of a title line: its text and code, wiki links by their label
     /// (`[[Page]]` as `Page`, `[[Page|label]]` as `label`), white space normalized.
-    private static func plainTitle(of parts: [CommonMarkDocument.TitlePart], blocks: ((String) -> String?)?) -> String {
+    private static func plainTitle(of parts: [CommonMarkDocument.TitlePart], blocks: ((String) -> String?)?, restoring: Bool) -> String {
         var text = ""
         for part in parts {
             switch part {
-            case .text(let piece), .code(let piece): text += piece
+            case .text(let piece): text += piece
+            case .code(let piece): text += restoring ? Escaped.restoring(piece, inCode: true) : piece
             case .lineBreak: text += " "
             case .html: break
             }
         }
-        return TitleText.normalized(WikiLinks.plainText(text, blocks: blocks))
+        let plain = WikiLinks.plainText(text, blocks: blocks)
+        return TitleText.normalized(restoring ? Escaped.restoring(plain, inCode: false) : plain)
+    }
+
+    /// Escaped brackets, parentheses and braces (`\[`, `\(`, `\{`) are text, never part of
+    /// a wiki link, a block reference or an embed: they are hidden from the link reading
+    /// behind private-use characters, and shown again after it (as written in code, where
+    /// a backslash is text). Titles that hold those characters themselves are read as they are.
+    private enum Escaped {
+        static let pairs: [(escaped: String, hidden: Character, shown: String)] = [
+            ("\\[", "\u{F8F0}", "["), ("\\]", "\u{F8F1}", "]"), ("\\(", "\u{F8F2}", "("), ("\\)", "\u{F8F3}", ")"),
+            ("\\{", "\u{F8F4}", "{"), ("\\}", "\u{F8F5}", "}"),
+        ]
+
+        static func isHidden(_ character: Character) -> Bool { ("\u{F8F0}"..."\u{F8F5}").contains(character) }
+
+        static func hiding(_ line: String) -> String {
+            guard line.utf8.contains(.backslash) else { return line }
+            var result = line
+            for pair in pairs where result.contains(pair.escaped) { result = result.replacing(pair.escaped, with: String(pair.hidden)) }
+            return result
+        }
+
+        static func restoring(_ text: String, inCode: Bool) -> String {
+            guard text.contains(where: isHidden) else { return text }
+            var result = text
+            for pair in pairs { result = result.replacing(String(pair.hidden), with: inCode ? pair.escaped : pair.shown) }
+            return result
+        }
     }
 }
 

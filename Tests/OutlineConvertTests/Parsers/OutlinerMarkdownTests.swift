@@ -129,6 +129,21 @@ import Testing
         #expect(Self.withoutLines(back) == Self.withoutLines(original))
     }
 
+    @Test func plainTitlesThatLookLikeOutlinerSyntaxReadBackAsThemselves() throws {
+        let titles = [
+            "- x", "# y", "###### six", "key:: value", "a * b", "+ plus", "[[Page]]", "[[Page|label]] and more",
+            "((64f0c1a2-0000-4000-8000-000000000001))",
+            "{{embed [[x]]}}", "`\\[[code]]`", "back \\ slash", "\\- escaped", "ends with #", "\u{F8F0} private use \\[",
+        ]
+        let outline = Outline(nodes: titles.map { OutlineNode(title: $0) })
+        var options = ConversionOptions()
+        options.to = .outline
+        let written = Converter(options: options).write(outline)
+        let back = try Self.read(written.output, from: .outline)
+        #expect(back.nodes.map(\.title) == titles)
+        #expect(back.nodes.allSatisfy { $0.attributes.isEmpty }, "\(back.nodes.map(\.attributes))")
+    }
+
     @Test func theEscapeIsReversedWhateverBackslashesALineHad() throws {
         let body = "- item\n\\- escaped by its author\n\\\\- two\n```\n- in code\n```\n  * nested"
         let outline = Outline(body: "key:: not a page property\n\n## not an item", nodes: [OutlineNode(title: "A", body: "k:: v\n" + body)])
