@@ -28,6 +28,8 @@ final class WikiIndex: Sendable, Equatable {
     let journalFormat: String
     /// Page names, lowercased, to their input (absolute).
     private let pages: [String: String]
+    /// Each input (absolute) to its page's name, as its file names it.
+    private let names: [String: String]
     /// Other files by their name, lowercased, to their path (absolute): the shortest path
     /// wins, as Obsidian resolves an attachment.
     private let files: [String: String]
@@ -79,7 +81,12 @@ final class WikiIndex: Sendable, Equatable {
             if !key.isEmpty && pages[key] == nil { pages[key] = input }
         }
         let markdown = inputs.filter { Path.fileExtension($0).lowercased() == "md" }.sorted()
-        for input in markdown { add(Self.pageName(of: input, root: root, app: app, journalFormat: journalFormat), input) }
+        var names: [String: String] = [:]
+        for input in markdown {
+            let name = Self.pageName(of: input, root: root, app: app, journalFormat: journalFormat)
+            names[input] = name
+            add(name, input)
+        }
         if app == .obsidian {
             // A note is also linked by its path in the vault (`[[Folder/Note]]`).
             for input in markdown where input.hasPrefix(root + "/") {
@@ -88,7 +95,7 @@ final class WikiIndex: Sendable, Equatable {
         }
         for input in markdown {
             guard let text = try? Files.read(input, limit: 64 << 20) else { continue }
-            let scan = Self.scan(String(decoding: text, as: UTF8.self))
+            let scan = Self.scan(String(decoding: SourceText.normalizingLineEndings(text), as: UTF8.self))
             for name in scan.names { add(name, input) }
             linksByPage.append((input, scan.links))
             embedded += scan.embeds
@@ -109,6 +116,7 @@ final class WikiIndex: Sendable, Equatable {
                 var info = stat()
                 guard lstat(input, &info) != 0 else { continue }
                 pages[Self.key(tag)] = input
+                names[input] = tag
                 tagPages.append((input, relative, tag))
             }
         }
@@ -137,6 +145,7 @@ final class WikiIndex: Sendable, Equatable {
             if stat(input, &info) == 0 { embeddedStatus.append("\(input)\u{1}\(info.st_size)\u{1}\(info.modifiedNanoseconds)") }
         }
         self.pages = pages
+        self.names = names
         self.files = files
         self.blocks = blocks
         self.backlinks = backlinks
@@ -187,7 +196,7 @@ final class WikiIndex: Sendable, Equatable {
 
     /// The name of the page `input` (absolute), as links name it.
     func pageName(of input: String) -> String {
-        Self.pageName(of: input, root: root, app: app, journalFormat: journalFormat)
+        names[input] ?? Self.pageName(of: input, root: root, app: app, journalFormat: journalFormat)
     }
 
     /// Names are compared as the apps compare them: case aside.
@@ -240,27 +249,45 @@ final class WikiIndex: Sendable, Equatable {
     /// `target` (absolute) as a relative URL from the folder of `page` (absolute),
     /// percent-encoded as a link destination, with `fragment` if any.
     static func relativeURL(to target: String, from page: String, fragment: String? = nil) -> String {
-        let from = Path.parent(page).split(separator: "/")
-        let to = target.split(separator: "/")
+        // (By bytes: made for every link and back-link of a graph.)
+        let slash = UInt8(ascii: "/")
+        let from = page.utf8.split(separator: slash).dropLast()
+        let to = target.utf8.split(separator: slash)
         var common = 0
-        while common < from.count && common < to.count - 1 && from[common] == to[common] { common += 1 }
-        let parts = Array(repeating: "..", count: from.count - common) + to[common...].map { String($0) }
-        return parts.map(Self.percentEncoded).joined(separator: "/") + (fragment.map { "#" + Self.percentEncoded($0) } ?? "")
+        while common < from.count && common < to.count - 1 && from[common].elementsEqual(to[common]) { common += 1 }
+        var url: [UInt8] = []
+        url.reserveCapacity(target.utf8.count + 16)
+        for _ in common..<from.count { url += "../".utf8 }
+        for (index, part) in to[common...].enumerated() {
+            if index > 0 { url.append(slash) }
+            appendPercentEncoded(part, to: &url)
+        }
+        if let fragment {
+            url.append(UInt8(ascii: "#"))
+            appendPercentEncoded(fragment.utf8, to: &url)
+        }
+        return String(decoding: url, as: UTF8.self)
     }
 
     /// A path segment with every byte a link destination cannot hold as it is escaped.
     static func percentEncoded(_ text: String) -> String {
-        var result = ""
-        for byte in text.utf8 {
-            if byte.isASCIILetter || byte.isASCIIDigit || "-._~!$&'*+,;=:@".utf8.contains(byte) {
-                result.unicodeScalars.append(Unicode.Scalar(byte))
+        var result: [UInt8] = []
+        appendPercentEncoded(text.utf8, to: &result)
+        return String(decoding: result, as: UTF8.self)
+    }
+
+    private static func appendPercentEncoded(_ bytes: some Sequence<UInt8>, to result: inout [UInt8]) {
+        for byte in bytes {
+            if byte.isASCIILetter || byte.isASCIIDigit || unescaped.contains(byte) {
+                result.append(byte)
             } else {
-                let hex = Array("0123456789ABCDEF".utf8)
-                result += "%" + String(decoding: [hex[Int(byte >> 4)], hex[Int(byte & 15)]], as: UTF8.self)
+                result += [UInt8(ascii: "%"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 15)]]
             }
         }
-        return result
     }
+
+    private static let unescaped: Set<UInt8> = Set("-._~!$&'*+,;=:@".utf8)
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
 
     /// A string setting of a Logseq graph's `logseq/config.edn` (`:key "value"`), if set.
     private static func configString(_ key: String, root: String) -> String? {
@@ -289,7 +316,7 @@ final class WikiIndex: Sendable, Equatable {
         var tags: [String] = []
         var lastItem = ""
         var atTop = true
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)[...]
+        var lines = text.splitLines()[...]
         let frontMatter = FrontMatter.lineCount(of: Array(lines.prefix(20_000)))
         if frontMatter > 0 { names += frontMatterAliases(lines.prefix(frontMatter)) }
         lines = lines.dropFirst(frontMatter)
@@ -321,7 +348,7 @@ final class WikiIndex: Sendable, Equatable {
             let (linked, tagged) = linkedNames(in: content)
             links += linked
             tags += tagged
-            if content.utf8.contains(UInt8(ascii: "{")) || content.utf8.contains(UInt8(ascii: "!")), case let bytes = Array(content.utf8)[...],
+            if content.containsByte(UInt8(ascii: "{")) || content.containsByte(UInt8(ascii: "!")), case let bytes = Array(content.utf8)[...],
                 bytes.contains(bytes: "{{embed") || bytes.contains(bytes: "![[")
             {
                 embeds += linked

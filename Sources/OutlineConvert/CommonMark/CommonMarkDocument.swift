@@ -317,21 +317,7 @@ final class CommonMarkDocument {
         writing: ((OpaquePointer) -> ((inout ByteBuffer) -> Void)?)? = nil
     ) {
         completeInlines(ofBlocks: range)
-        let steps = tree.extensions
-        let options = unsafe ? CMARK_OPT_UNSAFE : CMARK_OPT_DEFAULT
-        func render(_ node: OpaquePointer) {
-            for step in steps { step.beforeHTML(of: node, keepsRawHTML: unsafe) }
-            guard let rendered = cmark_render_html(node, options) else { return }
-            defer { memory.pointee.free(rendered) }  // (from the tree's allocator)
-            let bytes = UnsafeRawBufferPointer(start: rendered, count: strlen(rendered)).assumingMemoryBound(to: UInt8.self)
-            if let rewritten = Self.rewrittenHTML(bytes, by: steps) {
-                html.write(rewritten)
-                rewritten.withUnsafeBufferPointer { text?.append(html: $0) }
-            } else {
-                html.write(UnsafeRawBufferPointer(bytes))
-                text?.append(html: bytes)
-            }
-        }
+        func render(_ node: OpaquePointer) { self.render(node, unsafe: unsafe, to: &html, text: text) }
         for case let node? in blockNodes[range] {
             guard let writing else {
                 render(node)
@@ -342,13 +328,7 @@ final class CommonMarkDocument {
                 continue
             }
             // A body's container (no markup of its own): its blocks one by one, if it holds one taken.
-            let isContainer = cmark_node_get_type(node) == CMARK_NODE_CUSTOM_BLOCK && (cmark_node_get_on_enter(node).map { $0.pointee == 0 } ?? true)
-            var children: [(OpaquePointer, ((inout ByteBuffer) -> Void)?)] = []
-            var child = isContainer ? cmark_node_first_child(node) : nil
-            while let block = child {
-                children.append((block, writing(block)))
-                child = cmark_node_next(block)
-            }
+            let children = Self.contained(node).map { ($0, writing($0)) }
             guard children.contains(where: { $0.1 != nil }) else {
                 render(node)
                 continue
@@ -356,6 +336,50 @@ final class CommonMarkDocument {
             for (block, write) in children {
                 if let write { write(&html) } else { render(block) }
             }
+        }
+    }
+
+    /// The HTML of each top-level block in `range` on its own, as `appendHTML` writes it
+    /// (the blocks a body's container holds one by one).
+    func eachBlockHTML(ofBlocks range: Range<Int>, unsafe: Bool) -> [[UInt8]] {
+        completeInlines(ofBlocks: range)
+        var blocks: [[UInt8]] = []
+        for case let node? in blockNodes[range] {
+            let contained = Self.contained(node)
+            for block in contained.isEmpty ? [node] : contained {
+                var html = ByteBuffer()
+                render(block, unsafe: unsafe, to: &html, text: nil)
+                blocks.append(html.finish())
+            }
+        }
+        return blocks
+    }
+
+    /// The blocks `node` holds when it is a body's container (see `group`); none for any other block.
+    private static func contained(_ node: OpaquePointer) -> [OpaquePointer] {
+        guard cmark_node_get_type(node) == CMARK_NODE_CUSTOM_BLOCK, cmark_node_get_on_enter(node).map({ $0.pointee == 0 }) ?? true else { return [] }
+        var blocks: [OpaquePointer] = []
+        var child = cmark_node_first_child(node)
+        while let block = child {
+            blocks.append(block)
+            child = cmark_node_next(block)
+        }
+        return blocks
+    }
+
+    /// Appends cmark's HTML of `node`, as the extensions rewrite it, to `html`, and its text to `text`.
+    private func render(_ node: OpaquePointer, unsafe: Bool, to html: inout ByteBuffer, text: SearchText?) {
+        let steps = tree.extensions
+        for step in steps { step.beforeHTML(of: node, keepsRawHTML: unsafe) }
+        guard let rendered = cmark_render_html(node, unsafe ? CMARK_OPT_UNSAFE : CMARK_OPT_DEFAULT) else { return }
+        defer { memory.pointee.free(rendered) }  // (from the tree's allocator)
+        let bytes = UnsafeRawBufferPointer(start: rendered, count: strlen(rendered)).assumingMemoryBound(to: UInt8.self)
+        if let rewritten = Self.rewrittenHTML(bytes, by: steps) {
+            html.write(rewritten)
+            rewritten.withUnsafeBufferPointer { text?.append(html: $0) }
+        } else {
+            html.write(UnsafeRawBufferPointer(bytes))
+            text?.append(html: bytes)
         }
     }
 

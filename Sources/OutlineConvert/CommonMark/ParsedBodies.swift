@@ -90,6 +90,40 @@ struct BodyRenderer {
         return Array(bytes[3..<(bytes.count - 5)])
     }
 
+    /// `inlineHTML` of each title line, read in one document (each line a paragraph)
+    /// where that gives the same: lines that cannot start a block of several lines (no
+    /// fence, list, quote, table, heading, HTML or definition); nil for the others, and
+    /// for all when the document does not read as one paragraph a line.
+    func inlineHTMLs(_ titles: [(markdown: String, line: Int)], unsafe: Bool, links: PageLinks?) -> [[UInt8]?] {
+        var results = [[UInt8]?](repeating: nil, count: titles.count)
+        let batched = titles.indices.filter { Self.isParagraphAlone(titles[$0].markdown) }
+        guard batched.count > 1 else { return results }
+        let document = CommonMarkDocument(
+            parsing: batched.map { titles[$0].markdown }.joined(separator: "\n\n"), flavor: bodies?.flavor ?? flavor, isBody: true)
+        let all = 0..<document.blockCount
+        if let links {
+            // (Line 2i + 1 of the document is title i's.)
+            document.rewriteLinks(ofBlocks: all) { url, line, _ in
+                let index = (line - 1) / 2
+                return links.href(for: url, line: index < batched.count ? titles[batched[index]].line : 0, column: 0)
+            }
+        }
+        let blocks = document.eachBlockHTML(ofBlocks: all, unsafe: unsafe)
+        guard blocks.count == batched.count else { return results }
+        for (index, html) in zip(batched, blocks) {
+            guard html.starts(with: Array("<p>".utf8)), html.count >= 8, html.suffix(5).elementsEqual("</p>\n".utf8) else { continue }
+            results[index] = Array(html[3..<(html.count - 5)])
+        }
+        return results
+    }
+
+    /// Whether a title line reads as one paragraph whatever lines stand around it.
+    private static func isParagraphAlone(_ line: String) -> Bool {
+        guard let first = line.utf8.first, !line.containsByte(.lineFeed), !line.containsByte(.carriageReturn) else { return false }
+        if first.isASCIILetter || first >= 0x80 { return !line.hasSuffix("|") }
+        return false
+    }
+
     /// The body as plain text, each non-blank line starting with `indent`.
     func plainText(_ body: String, at position: Int, indent: String = "") -> [UInt8] {
         guard let (document, range, _) = source(body, at: position) else { return [] }

@@ -47,6 +47,9 @@ final class Embeds {
     /// `{{embed ((id))}}` as `[[Page]]` or `((id))`, and `![[Note#Heading|label]]` (not an
     /// attachment) as `Note#Heading|label`; nil for anything else.
     static func spec(ofLine line: String) -> String? {
+        // (Asked of every item of a graph: most start with neither `{` nor `!`.)
+        guard let first = line.utf8.first(where: { $0 != .space && $0 != .tab }), first == UInt8(ascii: "{") || first == UInt8(ascii: "!")
+        else { return nil }
         let line = line.trimmed
         if line.hasPrefix("{{embed "), line.hasSuffix("}}") {
             let inner = String(line.dropFirst(8).dropLast(2)).trimmed

@@ -53,6 +53,7 @@ struct HTMLEmitter: OutlineWriter {
             page.chain = embeds.chain
             page.file = embeds.page
         }
+        page.richTitles = page.renderedRichTitles(outline)
         var warnings = context.options.html.accordion ? Self.accordionWarnings(outline.nodes, file: context.file) : []
         let bytes = page.render(outline, pageTitle: context.pageTitle, sizeHint: context.inputSize, sink: context.sink)
         warnings += page.embeds?.warnings ?? []
@@ -94,6 +95,9 @@ private struct Page {
     /// Inside an embed: the line of the page's own embed, where warnings point; and no ids
     /// (the page has them where they are written).
     var embedLine: Int?
+    /// The HTML of the nodes' title lines with markup, by position, rendered together
+    /// (see `renderedRichTitles`); a node not here renders its own.
+    var richTitles: [Int: [UInt8]] = [:]
 
     /// The whole page, or only the outline markup with `fragment` (the table of contents,
     /// when there is one, first, as an element of its own).
@@ -173,7 +177,7 @@ private struct Page {
             let mkdocsID = bodies.headingIds.mkdocsID(of: node)
             // An outliner's title line with markup renders as its Markdown (unless the node
             // links its title itself).
-            let richTitle = titleLinks.isEmpty ? richTitle(of: node) : nil
+            let richTitle = titleLinks.isEmpty ? richTitles[here] ?? richTitle(of: node) : nil
             let ids = embedLine == nil ? (node.id, mkdocsID) : nil
             // An item that is an embed (`{{embed [[Page]]}}`): what it embeds, under its link.
             let embed = embeds == nil ? nil : Embeds.spec(ofLine: node.attributes[AttributeKey.outlinerTitle] ?? node.title)
@@ -237,16 +241,40 @@ private struct Page {
         }
     }
 
+    /// `richTitle` of every node with a title line, by position, for those the one
+    /// document of them all renders (`BodyRenderer.inlineHTMLs`).
+    func renderedRichTitles(_ outline: Outline) -> [Int: [UInt8]] {
+        var sources: [(markdown: String, line: Int)] = []
+        var positions: [Int] = []
+        var position = 0
+        outline.forEachNode { node in
+            position += 1
+            guard let source = richTitleSource(of: node), !source.isEmpty else { return }
+            sources.append((String(OutlinerMarkdownParser.strippingHeading(source[...])), node.line))
+            positions.append(position)
+        }
+        var titles: [Int: [UInt8]] = [:]
+        for (position, html) in zip(positions, bodies.inlineHTMLs(sources, unsafe: options.unsafe, links: links)) {
+            if let html { titles[position] = html }
+        }
+        return titles
+    }
+
+    /// The title line a node renders from: its `outline-title`, or its title when that
+    /// holds links of the page's flavour; nil for a plain title.
+    private func richTitleSource(of node: OutlineNode) -> String? {
+        if let source = node.attributes[AttributeKey.outlinerTitle] { return source }
+        // A plain title can hold links of the page's flavour too (`((block-id))`, `#tag`).
+        guard bodies.flavor.names.contains("wikilinks"),
+            node.title.containsByte(UInt8(ascii: "#")) || node.title.contains(bytes: "((") || node.title.contains(bytes: "{{")
+        else { return nil }
+        return MarkdownEmitter.escapedTitle(node.title)
+    }
+
     /// The HTML of an outliner item's title line (`outline-title`), without its heading
     /// marker; nil for any other title.
     private func richTitle(of node: OutlineNode) -> [UInt8]? {
-        var source = node.attributes[AttributeKey.outlinerTitle]
-        // A plain title can hold links of the page's flavour too (`((block-id))`, `#tag`).
-        if source == nil, bodies.flavor.names.contains("wikilinks"),
-            node.title.contains("((") || node.title.contains("{{") || node.title.contains("#")
-        {
-            source = MarkdownEmitter.escapedTitle(node.title)
-        }
+        let source = richTitleSource(of: node)
         // An outliner's item with no title line and nothing to be titled by (an empty item,
         // or one of properties only) shows as the app shows it: a bullet and no text.
         if isBulletOutline, source == "", node.title == HeadingMarkers.untitled { return [] }

@@ -117,7 +117,7 @@ struct MarkdownEmitter: OutlineWriter {
         let quote = value.contains("\"") && !value.contains("'") ? UInt8(ascii: "'") : UInt8(ascii: "\"")
         var result: [UInt8] = [quote]
         for byte in value.utf8 {
-            if byte == quote || byte == UInt8(ascii: "\\") || inlineSyntax.contains(byte) { result.append(UInt8(ascii: "\\")) }
+            if byte == quote || byte == UInt8(ascii: "\\") || inlineSyntax[Int(byte)] { result.append(UInt8(ascii: "\\")) }
             result.append(byte)
         }
         result.append(quote)
@@ -165,17 +165,18 @@ struct MarkdownEmitter: OutlineWriter {
     }
 
     /// Text in a heading (its title or its `{…}` block) that cmark reads back as exactly
-    /// this text: backslash, emphasis, code, link, HTML and entity characters escaped.
-    private static let inlineSyntax: [UInt8] = Array("\\`*_[]<&".utf8)
+    /// this text: backslash, emphasis, code, link, HTML and entity characters escaped (a
+    /// table by byte).
+    private static let inlineSyntax: [Bool] = (0...255).map { "\\`*_[]<&".utf8.contains(UInt8($0)) }
 
     static func escapedInline(_ text: String) -> String {
-        guard text.utf8.contains(where: inlineSyntax.contains) else { return text }
+        guard text.utf8.contains(where: { inlineSyntax[Int($0)] }) else { return text }
         // By bytes, not characters: cmark reads bytes, and a backtick followed by a combining
         // mark is one character, but still a backtick.
         var result: [UInt8] = []
         result.reserveCapacity(text.utf8.count + 8)
         for byte in text.utf8 {
-            if inlineSyntax.contains(byte) { result.append(.backslash) }
+            if inlineSyntax[Int(byte)] { result.append(.backslash) }
             result.append(byte)
         }
         return String(decoding: result, as: UTF8.self)

@@ -127,7 +127,7 @@ struct OutlinerMarkdownParser: OutlineReader {
     func parse(_ bytes: [UInt8], file: String, blocks: ((String) -> String?)? = nil) throws -> ParsedDocument {
         let text = try SourceText.validated(bytes, file: file)
         try MarkdownLimits().check(text, lineStarts: Lines.lineStarts(text), file: file)
-        let lines = String(decoding: text, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = String(decoding: text, as: UTF8.self).splitLines()
         let frontMatter = try FrontMatter(Array(lines.prefix(FrontMatter.lineCount(of: lines))), file: file)
         var builder = Builder(file: file)
         for number in frontMatter.lineCount..<lines.count { try builder.add(lines[number], line: number + 1) }
@@ -142,11 +142,13 @@ struct OutlinerMarkdownParser: OutlineReader {
 
     /// The width of a line's indentation (a tab counts as four columns) and the rest.
     static func indentation(of line: Substring) -> (Int, Substring) {
+        // (By bytes: asked of every line.)
         var width = 0
-        var index = line.startIndex
-        while index < line.endIndex, line[index] == " " || line[index] == "\t" {
-            width += line[index] == "\t" ? 4 - width % 4 : 1
-            index = line.index(after: index)
+        let bytes = line.utf8
+        var index = bytes.startIndex
+        while index < bytes.endIndex, bytes[index] == .space || bytes[index] == .tab {
+            width += bytes[index] == .tab ? 4 - width % 4 : 1
+            index = bytes.index(after: index)
         }
         return (width, line[index...])
     }
@@ -250,7 +252,8 @@ struct Fence {
     let length: Int
 
     init?(opening content: Substring) {
-        guard let marker = content.first, marker == "`" || marker == "~" else { return nil }
+        // (Asked of every line: most are ruled out by their first byte.)
+        guard let first = content.utf8.first, first == UInt8(ascii: "`") || first == UInt8(ascii: "~"), let marker = content.first else { return nil }
         let length = content.prefix { $0 == marker }.count
         guard length >= 3, marker == "~" || !content.dropFirst(length).contains("`") else { return nil }
         self.marker = marker
@@ -258,6 +261,7 @@ struct Fence {
     }
 
     func isClosed(by content: Substring) -> Bool {
+        guard content.utf8.first == marker.asciiValue else { return false }
         let run = content.prefix { $0 == marker }.count
         return run >= length && content.dropFirst(run).allSatisfy { $0 == " " || $0 == "\t" }
     }
@@ -310,7 +314,7 @@ private struct Builder {
         }
         if let text = OutlinerMarkdownParser.itemText(content) {
             // (Continuation lines are two columns in, as Logseq writes them, or where the text starts.)
-            let contentColumn = indent + max(2, content.count - text.count)
+            let contentColumn = indent + max(2, content.utf8.count - text.utf8.count)
             try open(Item(indent: indent, contentColumn: contentColumn, line: number, lines: [text]))
             if let opened = Fence(opening: text) {
                 fence = opened
@@ -351,12 +355,13 @@ private struct Builder {
     /// limit is kept as the spaces left of it).
     private static func dropping(columns: Int, from line: Substring) -> Substring {
         var width = 0
-        var index = line.startIndex
-        while index < line.endIndex, width < columns, line[index] == " " || line[index] == "\t" {
-            let next = line[index] == "\t" ? width + 4 - width % 4 : width + 1
-            if next > columns { return Substring(String(repeating: " ", count: next - columns)) + line[line.index(after: index)...] }
+        let bytes = line.utf8
+        var index = bytes.startIndex
+        while index < bytes.endIndex, width < columns, bytes[index] == .space || bytes[index] == .tab {
+            let next = bytes[index] == .tab ? width + 4 - width % 4 : width + 1
+            if next > columns { return Substring(String(repeating: " ", count: next - columns)) + line[bytes.index(after: index)...] }
             width = next
-            index = line.index(after: index)
+            index = bytes.index(after: index)
         }
         return line[index...]
     }

@@ -20,8 +20,8 @@ enum OutlinerTitles {
     /// a property (`key\:: value`).
     static func titleLine(of title: String) -> String {
         var line = MarkdownEmitter.escapedTitle(title)
-        if line.contains("((") { line = line.replacing("(", with: "\\(") }
-        if line.contains("{{") { line = line.replacing("{", with: "\\{") }
+        if line.contains(bytes: "((") { line = line.replacing("(", with: "\\(") }
+        if line.contains(bytes: "{{") { line = line.replacing("{", with: "\\{") }
         if OutlinerMarkdownParser.itemText(line[...]) != nil || OutlinerMarkdownParser.headingLevel(line[...]) != nil {
             line = "\\" + line
         } else if OutlinerMarkdownParser.property(line[...]) != nil, let colons = line.firstRange(of: "::") {
@@ -33,16 +33,17 @@ enum OutlinerTitles {
     /// The plain titles of title lines, read in one parse.
     static func plainTitles(_ sources: [String], blocks: ((String) -> String?)? = nil) -> [String] {
         // (A title that holds the characters that hide escapes is read as it is.)
-        let hides = sources.map { !$0.contains(where: Escaped.isHidden) }
-        let markdown = zip(sources, hides).map { source, hides in
-            "# " + escapingClosingHashes(OutlinerMarkdownParser.strippingHeading((hides ? Escaped.hiding(source) : source)[...]))
-        }.joined(separator: "\n")
+        let hidden = sources.map(Escaped.hiding)
+        let markdown = hidden.map { "# " + escapingClosingHashes(OutlinerMarkdownParser.strippingHeading($0[...])) }
+            .joined(separator: "\n")
         let document = CommonMarkDocument(parsing: markdown, structureOnly: true)
         var titles: [String] = []
         titles.reserveCapacity(sources.count)
         for index in 0..<document.blockCount {
             guard let block = document.heading(at: index) else { continue }
-            titles.append(plainTitle(of: block.heading.parts, blocks: blocks, restoring: titles.count < hides.count && hides[titles.count]))
+            titles.append(
+                plainTitle(
+                    of: block.heading.parts, blocks: blocks, restoring: titles.count < hidden.count && hidden[titles.count] != sources[titles.count]))
         }
         return titles
     }
@@ -114,17 +115,21 @@ enum OutlinerTitles {
             ("\\{", "\u{F8F4}", "{"), ("\\}", "\u{F8F5}", "}"),
         ]
 
-        static func isHidden(_ character: Character) -> Bool { ("\u{F8F0}"..."\u{F8F5}").contains(character) }
+        /// Whether `text` holds one of the hiding characters (U+F8F0 to U+F8F5: `EF A3 B0` to `B5`).
+        static func holdsHidden(_ text: String) -> Bool {
+            text.containsByte(0xEF) && text.unicodeScalars.contains { (0xF8F0...0xF8F5).contains($0.value) }
+        }
 
+        /// `line` with its escapes hidden; `line` itself when it has none, or holds a hiding character.
         static func hiding(_ line: String) -> String {
-            guard line.utf8.contains(.backslash) else { return line }
+            guard line.containsByte(.backslash), !holdsHidden(line) else { return line }
             var result = line
-            for pair in pairs where result.contains(pair.escaped) { result = result.replacing(pair.escaped, with: String(pair.hidden)) }
+            for pair in pairs where result.contains(bytes: pair.escaped) { result = result.replacing(pair.escaped, with: String(pair.hidden)) }
             return result
         }
 
         static func restoring(_ text: String, inCode: Bool) -> String {
-            guard text.contains(where: isHidden) else { return text }
+            guard holdsHidden(text) else { return text }
             var result = text
             for pair in pairs { result = result.replacing(String(pair.hidden), with: inCode ? pair.escaped : pair.shown) }
             return result
@@ -156,7 +161,7 @@ enum WikiLinks {
         }
         result += rest
         // `{{embed X}}` shows X.
-        guard result.contains("{{embed ") else { return result }
+        guard result.contains(bytes: "{{embed ") else { return result }
         var shown = ""
         var remaining = result[...]
         while let open = remaining.firstRange(of: "{{embed "), let close = remaining[open.upperBound...].firstRange(of: "}}") {
@@ -168,23 +173,30 @@ enum WikiLinks {
 
     static func plainText(_ text: String, blocks: ((String) -> String?)? = nil) -> String {
         var text = text
-        if let blocks, text.utf8.contains(UInt8(ascii: "(")) {
+        if let blocks, text.containsByte(UInt8(ascii: "(")) {
             // Logseq's references by their blocks' titles, and `{{embed …}}` by what it embeds.
             text = replacingBlockReferences(in: text, blocks)
         }
-        guard text.contains("[[") else { return text }
-        var result = ""
-        var rest = text[...]
-        while let open = rest.firstRange(of: "[["), let close = rest[open.upperBound...].firstRange(of: "]]") {
-            result += rest[..<open.lowerBound]
-            let inner = rest[open.upperBound..<close.lowerBound]
-            if let bar = inner.firstIndex(of: "|") {
-                result += inner[inner.index(after: bar)...]
-            } else {
-                result += inner
+        guard text.contains(bytes: "[[") else { return text }
+        // (By bytes: every title of a graph with a link comes here.)
+        let bytes = Array(text.utf8)
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            guard bytes[index] == UInt8(ascii: "["), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "[") else {
+                result.append(bytes[index])
+                index += 1
+                continue
             }
-            rest = rest[close.upperBound...]
+            var close = index + 2
+            while close + 1 < bytes.count, !(bytes[close] == UInt8(ascii: "]") && bytes[close + 1] == UInt8(ascii: "]")) { close += 1 }
+            guard close + 1 < bytes.count else { break }
+            let inner = bytes[(index + 2)..<close]
+            result += inner.firstIndex(of: UInt8(ascii: "|")).map { inner[($0 + 1)...] } ?? inner
+            index = close + 2
         }
-        return result + rest
+        result += bytes[min(index, bytes.count)...]
+        return String(decoding: result, as: UTF8.self)
     }
 }
