@@ -358,13 +358,7 @@ final class CommonMarkDocument {
     /// The blocks `node` holds when it is a body's container (see `group`); none for any other block.
     private static func contained(_ node: OpaquePointer) -> [OpaquePointer] {
         guard cmark_node_get_type(node) == CMARK_NODE_CUSTOM_BLOCK, cmark_node_get_on_enter(node).map({ $0.pointee == 0 }) ?? true else { return [] }
-        var blocks: [OpaquePointer] = []
-        var child = cmark_node_first_child(node)
-        while let block = child {
-            blocks.append(block)
-            child = cmark_node_next(block)
-        }
-        return blocks
+        return MarkdownTree.children(of: node)
     }
 
     /// Appends cmark's HTML of `node`, as the extensions rewrite it, to `html`, and its text to `text`.

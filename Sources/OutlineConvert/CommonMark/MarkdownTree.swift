@@ -184,6 +184,17 @@ final class MarkdownTree {
 
     // MARK: - Nodes
 
+    /// The children of `node`, in order.
+    static func children(of node: OpaquePointer) -> [OpaquePointer] {
+        var children: [OpaquePointer] = []
+        var child = cmark_node_first_child(node)
+        while let next = child {
+            children.append(next)
+            child = cmark_node_next(next)
+        }
+        return children
+    }
+
     /// A new node from the tree's allocator; a custom one renders `enter` and `exit`.
     func newNode(_ type: cmark_node_type, enter: String = "", exit: String = "") -> OpaquePointer? {
         guard let node = cmark_node_new_with_mem(type, memory) else { return nil }

@@ -95,7 +95,8 @@ struct WikiLinkExtension: MarkdownExtension {
         let embedLinks = Set(embeds.map(\.0))
         for (link, spec) in embeds {
             guard let paragraph = cmark_node_parent(link), cmark_node_get_type(paragraph) == CMARK_NODE_PARAGRAPH,
-                Self.children(of: paragraph).allSatisfy({ embedLinks.contains($0) || Self.isSpace($0) || Self.embedSpec(ofMarker: $0) != nil }),
+                MarkdownTree.children(of: paragraph).allSatisfy({ embedLinks.contains($0) || Self.isSpace($0) || Self.embedSpec(ofMarker: $0) != nil }
+                ),
                 let marker = tree.newNode(CMARK_NODE_CUSTOM_INLINE, enter: Self.embedStart + WikiIndex.percentEncoded(spec) + "\">", exit: "</span>")
             else { continue }
             cmark_node_insert_before(link, marker)
@@ -107,7 +108,7 @@ struct WikiLinkExtension: MarkdownExtension {
     static func embedSpecs(of block: OpaquePointer) -> [String]? {
         guard cmark_node_get_type(block) == CMARK_NODE_PARAGRAPH else { return nil }
         var specs: [String] = []
-        for child in children(of: block) {
+        for child in MarkdownTree.children(of: block) {
             if let spec = embedSpec(ofMarker: child) {
                 specs.append(spec)
             } else if !isSpace(child) {
@@ -122,16 +123,6 @@ struct WikiLinkExtension: MarkdownExtension {
         let marker = String(cString: enter)
         guard marker.hasPrefix(embedStart), marker.hasSuffix("\">") else { return nil }
         return SiteLinks.decoded(String(marker.dropFirst(embedStart.count).dropLast(2)))
-    }
-
-    private static func children(of node: OpaquePointer) -> [OpaquePointer] {
-        var children: [OpaquePointer] = []
-        var child = cmark_node_first_child(node)
-        while let next = child {
-            children.append(next)
-            child = cmark_node_next(next)
-        }
-        return children
     }
 
     /// A line break, or a text of spaces only.
