@@ -42,6 +42,8 @@ final class WikiIndex: Sendable, Equatable {
     /// the graph's folder names it (relative). The site builds them as pages of their own.
     let tagPages: [(input: String, relative: String, name: String)]
     private let tagNames: [String: String]
+    /// An Obsidian vault's tags, lowercased, to their tag page (absolute).
+    private let obsidianTags: [String: String]
     /// Everything above as one stable string, for the build record: a page renamed or a
     /// block id added changes what links resolve to on other pages.
     let fingerprint: String
@@ -75,6 +77,7 @@ final class WikiIndex: Sendable, Equatable {
         var linksByPage: [(page: String, names: [String])] = []
         var embedded: [String] = []
         var tags: [String] = []
+        var tagged: [(tag: String, page: String)] = []
         func add(_ name: String, _ input: String) {
             let key = Self.key(name)
             // (The first name given wins: a file's own name before another page's alias.)
@@ -95,32 +98,36 @@ final class WikiIndex: Sendable, Equatable {
         }
         for input in markdown {
             guard let text = try? Files.read(input, limit: 64 << 20) else { continue }
-            let scan = Self.scan(String(decoding: SourceText.normalizingLineEndings(text), as: UTF8.self))
+            let scan = Self.scan(String(decoding: SourceText.normalizingLineEndings(text), as: UTF8.self), app: app)
             for name in scan.names { add(name, input) }
             linksByPage.append((input, scan.links))
             embedded += scan.embeds
             tags += scan.tags
+            if app == .obsidian { tagged += scan.tags.map { (Self.key($0), input) } }
             // (Titles as the reader makes them: plain text, all of a page's in one parse.)
             let titles = scan.blocks.isEmpty ? [] : OutlinerTitles.plainTitles(scan.blocks.map(\.1))
             for ((id, _), title) in zip(scan.blocks, titles) where blocks[id] == nil {
                 blocks[id] = (input, title.isEmpty ? HeadingMarkers.untitled : title)
             }
         }
-        // A tag with no page gets one, as Logseq makes it: listing what links to it.
+        // A Logseq tag with no page gets one, as Logseq makes it: listing what links to it.
+        // An Obsidian tag (never a note) gets one in `tags/`, as Quartz makes it, `a/b` in
+        // `tags/a/`: listing what carries it.
         var tagPages: [(input: String, relative: String, name: String)] = []
-        if app == .logseq {
-            for tag in tags where pages[Self.key(tag)] == nil {
-                guard let file = Self.fileName(ofPage: tag) else { continue }
-                let relative = "pages/" + file + ".md"
-                let input = Path.join(root, relative)
-                var info = stat()
-                guard lstat(input, &info) != 0 else { continue }
-                pages[Self.key(tag)] = input
-                names[input] = tag
-                tagPages.append((input, relative, tag))
-            }
+        var obsidianTags: [String: String] = [:]
+        for tag in tags where (app == .logseq ? pages : obsidianTags)[Self.key(tag)] == nil {
+            let parts = app == .logseq ? [Self.fileName(ofPage: tag)] : tag.split(separator: "/").map { Self.fileName(ofPage: String($0)) }
+            guard !parts.isEmpty, !parts.contains(nil) else { continue }
+            let relative = (app == .logseq ? "pages/" : "tags/") + parts.compactMap { $0 }.joined(separator: "/") + ".md"
+            let input = Path.join(root, relative)
+            var info = stat()
+            guard lstat(input, &info) != 0 else { continue }
+            if app == .logseq { pages[Self.key(tag)] = input } else { obsidianTags[Self.key(tag)] = input }
+            names[input] = app == .logseq ? tag : "#" + tag
+            tagPages.append((input, relative, names[input] ?? tag))
         }
         self.tagPages = tagPages
+        self.obsidianTags = obsidianTags
         tagNames = Dictionary(tagPages.map { ($0.input, $0.name) }, uniquingKeysWith: { first, _ in first })
         var files: [String: String] = [:]
         for file in Self.files(under: root) where Path.fileExtension(file).lowercased() != "md" {
@@ -128,8 +135,12 @@ final class WikiIndex: Sendable, Equatable {
             if let known = files[key], known.utf8.count <= file.utf8.count { continue }
             files[key] = file
         }
-        // Back-links, once every name is known: each page that links to a page, once.
+        // Back-links, once every name is known: each page that links to a page, once (and
+        // to an Obsidian tag's page, each page that carries the tag).
         var backlinks: [String: Set<String>] = [:]
+        for (tag, page) in tagged {
+            if let input = obsidianTags[tag] { backlinks[input, default: []].insert(page) }
+        }
         for (page, names) in linksByPage {
             for name in names {
                 guard let target = pages[Self.key(name)], target != page else { continue }
@@ -188,6 +199,9 @@ final class WikiIndex: Sendable, Equatable {
         }
         return file.utf8.count > 200 ? nil : file
     }
+
+    /// The page of the Obsidian tag `name` (absolute), if any.
+    func tagPage(named name: String) -> String? { obsidianTags[Self.key(name)] }
 
     /// A tag page's text (see `tagPages`): its title only (what links to it is listed under it).
     func tagPage(_ input: String) -> [UInt8]? {
@@ -308,7 +322,9 @@ final class WikiIndex: Sendable, Equatable {
     /// title line of their item, the names it links to (`[[name]]`, `#[[name]]`, `#name`),
     /// outside fenced code, and what it may embed: the names linked to and the block ids
     /// (as `((id`) on lines with an embed.
-    private static func scan(_ text: String) -> (names: [String], blocks: [(String, String)], links: [String], embeds: [String], tags: [String]) {
+    private static func scan(_ text: String, app: App) -> (
+        names: [String], blocks: [(String, String)], links: [String], embeds: [String], tags: [String]
+    ) {
         var names: [String] = []
         var blocks: [(String, String)] = []
         var links: [String] = []
@@ -318,7 +334,10 @@ final class WikiIndex: Sendable, Equatable {
         var atTop = true
         var lines = text.splitLines()[...]
         let frontMatter = FrontMatter.lineCount(of: Array(lines.prefix(20_000)))
-        if frontMatter > 0 { names += frontMatterAliases(lines.prefix(frontMatter)) }
+        if frontMatter > 0 {
+            names += frontMatterList(lines.prefix(frontMatter), keys: ["aliases", "alias"])
+            tags += frontMatterList(lines.prefix(frontMatter), keys: ["tags", "tag"]).map { String($0.drop { $0 == "#" }) }.filter { !$0.isEmpty }
+        }
         lines = lines.dropFirst(frontMatter)
         var fence: Fence?
         var orgCode: String?
@@ -345,7 +364,7 @@ final class WikiIndex: Sendable, Equatable {
                     continue
                 }
             }
-            let (linked, tagged) = linkedNames(in: content)
+            let (linked, tagged) = linkedNames(in: content, app: app)
             links += linked
             tags += tagged
             if content.containsByte(UInt8(ascii: "{")) || content.containsByte(UInt8(ascii: "!")), case let bytes = Array(content.utf8)[...],
@@ -379,7 +398,7 @@ final class WikiIndex: Sendable, Equatable {
 
     /// The names a line links to: `[[name]]` (without its `|label` or `#heading`), and
     /// `#name` or `#[[name]]`, which are also its tags.
-    private static func linkedNames(in line: Substring) -> (names: [String], tags: [String]) {
+    private static func linkedNames(in line: Substring, app: App) -> (names: [String], tags: [String]) {
         // (By bytes: every line of the graph is read before any page is converted.)
         let bytes = Array(line.utf8)
         guard bytes.contains(UInt8(ascii: "[")) || bytes.contains(UInt8(ascii: "#")) else { return ([], []) }
@@ -402,17 +421,18 @@ final class WikiIndex: Sendable, Equatable {
                 let inner = bytes[(index + 2)..<end]
                 let name = String(decoding: inner.prefix { $0 != UInt8(ascii: "|") && $0 != UInt8(ascii: "#") }, as: UTF8.self).trimmed
                 if !name.isEmpty { names.append(name) }
-                if !name.isEmpty, index > 0, bytes[index - 1] == UInt8(ascii: "#") { tags.append(name) }
+                if !name.isEmpty, index > 0, bytes[index - 1] == UInt8(ascii: "#"), app == .logseq { tags.append(name) }
                 index = end + 2
             } else if bytes[index] == UInt8(ascii: "[") || bytes[index] == UInt8(ascii: "]") {
                 // (A link's label, `[text](url)`, is not a tag's place.)
                 labels = max(labels + (bytes[index] == UInt8(ascii: "[") ? 1 : -1), 0)
                 index += 1
             } else if bytes[index] == UInt8(ascii: "#"), labels == 0, index == 0 || bytes[index - 1] == .space || bytes[index - 1] == .tab {
-                let end = Self.tagEnd(bytes, at: index)
+                let end = app == .logseq ? Self.tagEnd(bytes, at: index) : Self.obsidianTagEnd(bytes, at: index)
                 if end > index + 1 {
-                    names.append(String(decoding: bytes[(index + 1)..<end], as: UTF8.self))
-                    tags.append(names[names.count - 1])
+                    tags.append(String(decoding: bytes[(index + 1)..<end], as: UTF8.self))
+                    // (A Logseq tag is a link to the page of that name; an Obsidian tag is no note's.)
+                    if app == .logseq { names.append(tags[tags.count - 1]) }
                 }
                 index = max(end, index + 1)
             } else if bytes[index] == UInt8(ascii: "`") {
@@ -442,16 +462,33 @@ final class WikiIndex: Sendable, Equatable {
         return end
     }
 
+    /// Where Obsidian's `#tag` at `index` of `bytes` ends: letters, digits, `_`, `-`, `/` and
+    /// any other Unicode, at least one of them not a digit; `index + 1` when none starts there.
+    static func obsidianTagEnd(_ bytes: [UInt8], at index: Int) -> Int {
+        var end = index + 1
+        var named = false
+        while end < bytes.count {
+            let byte = bytes[end]
+            guard
+                byte.isASCIILetter || byte.isASCIIDigit || byte >= 0x80 || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+                    || byte == UInt8(ascii: "/")
+            else { break }
+            named = named || !byte.isASCIIDigit
+            end += 1
+        }
+        return named ? end : index + 1
+    }
+
     private static let endsTag: Set<UInt8> = Set(" \t\n#[](){},.;:!?\"'`*".utf8)
 
-    /// Obsidian's `aliases:` (or `alias:`) in front matter: `[a, b]`, `a, b`, or `- a` lines.
-    private static func frontMatterAliases(_ lines: ArraySlice<Substring>) -> [String] {
+    /// A list in front matter under one of `keys` (`aliases:`, `tags:`): `[a, b]`, `a, b`, or `- a` lines.
+    private static func frontMatterList(_ lines: ArraySlice<Substring>, keys: [String]) -> [String] {
         var names: [String] = []
         var inList = false
         for line in lines.dropFirst().dropLast() {
             let trimmed = line.trimmed
             if line.first != " " && line.first != "-" { inList = false }
-            if trimmed.hasPrefix("aliases:") || trimmed.hasPrefix("alias:") {
+            if keys.contains(where: { trimmed.hasPrefix($0 + ":") }) {
                 let value = trimmed.drop { $0 != ":" }.dropFirst().trimmed
                 inList = value.isEmpty
                 names += value.trimmingPrefix("[").split(separator: ",").map { String($0).replacing("]", with: "").trimmed }

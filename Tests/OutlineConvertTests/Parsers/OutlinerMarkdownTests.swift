@@ -356,4 +356,31 @@ import Testing
             ["", " ", ".", "..", "a\u{0}b", "line\nbreak", String(repeating: "x", count: 300)].allSatisfy { WikiIndex.fileName(ofPage: $0) == nil })
         #expect(WikiIndex.fileName(ofPage: "../up") == "..___up")
     }
+
+    @Test func aVaultsTagsArePagesInTagsListingTheNotesCarryingThem() throws {
+        let (root, html) = try Self.graph(
+            .obsidian,
+            [
+                ".obsidian/app.json": "{}\n",
+                "meeting.md": "# A note named like a tag\n",
+                "Notes/Tagged.md":
+                    "---\ntags:\n  - recipe\n  - \"#Cooking\"\n---\n# Tagged\n\nSee #meeting, #inbox/to-read, not #1984 but #y1984, `#code`.\n",
+            ])
+        defer { Support.remove(root) }
+        let inputs = ["meeting.md", "Notes/Tagged.md"].map { root.appending(path: $0).path }
+        let index = WikiIndex(app: .obsidian, root: root.path, inputs: inputs)
+        #expect(
+            index.tagPages.map(\.relative).sorted() == [
+                "tags/Cooking.md", "tags/inbox/to-read.md", "tags/meeting.md", "tags/recipe.md", "tags/y1984.md",
+            ])
+        #expect(index.tagPages.map(\.name).sorted() == ["#Cooking", "#inbox/to-read", "#meeting", "#recipe", "#y1984"])
+        // A tag is never a note: `#meeting` goes to its tag page, `[[meeting]]` would go to the note.
+        let meeting = root.appending(path: "tags/meeting.md").path
+        #expect(index.tagPage(named: "Meeting") == meeting && index.page(named: "meeting") == inputs[0])
+        #expect(index.backlinks(of: meeting).map(\.url) == ["../Notes/Tagged.md"])
+        let page = try html("Notes/Tagged.md").output
+        #expect(
+            page.contains("<a href=\"../tags/meeting.md\">#meeting</a>") && page.contains("<a href=\"../tags/inbox/to-read.md\">#inbox/to-read</a>"))
+        #expect(page.contains("not #1984 but <a href=\"../tags/y1984.md\">#y1984</a>") && page.contains("<code>#code</code>"))
+    }
 }

@@ -256,9 +256,16 @@ struct WikiLinkExtension: MarkdownExtension {
         return (file + (fragment.map { "#" + WikiIndex.percentEncoded($0) } ?? ""), shown, false)
     }
 
-    /// Logseq's `#tag` or `#[[tag]]` at `index`, when a page has that name.
+    /// Logseq's `#tag` or `#[[tag]]` at `index`, when a page has that name; Obsidian's `#tag`.
     private func tag(_ bytes: [UInt8], at index: Int) -> Found? {
-        guard let pages = self.index, pages.app == .logseq else { return nil }
+        guard let pages = self.index else { return nil }
+        if pages.app == .obsidian {
+            // Obsidian's `#tag` (never a note's name) links to its tag page.
+            let end = WikiIndex.obsidianTagEnd(bytes, at: index)
+            let name = String(decoding: bytes[(index + 1)..<end], as: UTF8.self)
+            guard end > index + 1, let input = pages.tagPage(named: name) else { return nil }
+            return Found(range: index..<end, url: WikiIndex.relativeURL(to: input, from: page), label: "#" + name)
+        }
         var end = index + 1
         var name: String
         if let (close, inner) = Self.enclosed(bytes, at: index + 1, open: "[[", close: "]]") {
