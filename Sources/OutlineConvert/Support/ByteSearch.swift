@@ -65,6 +65,8 @@ extension StringProtocol {
     /// Whether `text` occurs in this string's bytes: a byte search, where `String.contains`
     /// goes through the string processing library's searcher (several times slower).
     func contains(bytes text: String) -> Bool {
+        // (Most strings asked do not hold the first byte: memchr says so without a copy.)
+        guard let first = text.utf8.first, containsByte(first) else { return text.isEmpty }
         var string = String(self)
         return string.withUTF8 { buffer in buffer.firstIndex(of: Array(text.utf8)) != nil }
     }
