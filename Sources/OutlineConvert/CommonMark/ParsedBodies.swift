@@ -85,9 +85,13 @@ struct BodyRenderer {
         if let links { document.rewriteLinks(ofBlocks: 0..<1) { url, _, _ in links.href(for: url, line: line, column: 0) } }
         var html = ByteBuffer(capacity: markdown.utf8.count * 2)
         document.appendHTML(ofBlocks: 0..<1, unsafe: unsafe, to: &html, text: nil)
-        let bytes = html.finish()
-        guard bytes.starts(with: Array("<p>".utf8)), bytes.count >= 8, bytes.suffix(5).elementsEqual("</p>\n".utf8) else { return nil }
-        return Array(bytes[3..<(bytes.count - 5)])
+        return Self.paragraphContent(html.finish())
+    }
+
+    /// What is inside `<p>…</p>\n`; nil for HTML of anything else.
+    private static func paragraphContent(_ html: [UInt8]) -> [UInt8]? {
+        guard html.starts(with: Array("<p>".utf8)), html.count >= 8, html.suffix(5).elementsEqual("</p>\n".utf8) else { return nil }
+        return Array(html[3..<(html.count - 5)])
     }
 
     /// `inlineHTML` of each title line, read in one document (each line a paragraph)
@@ -110,10 +114,7 @@ struct BodyRenderer {
         }
         let blocks = document.eachBlockHTML(ofBlocks: all, unsafe: unsafe)
         guard blocks.count == batched.count else { return results }
-        for (index, html) in zip(batched, blocks) {
-            guard html.starts(with: Array("<p>".utf8)), html.count >= 8, html.suffix(5).elementsEqual("</p>\n".utf8) else { continue }
-            results[index] = Array(html[3..<(html.count - 5)])
-        }
+        for (index, html) in zip(batched, blocks) { results[index] = Self.paragraphContent(html) }
         return results
     }
 

@@ -54,11 +54,11 @@ final class Embeds {
         if line.hasPrefix("{{embed "), line.hasSuffix("}}") {
             let inner = String(line.dropFirst(8).dropLast(2)).trimmed
             let isLink = (inner.hasPrefix("[[") && inner.hasSuffix("]]")) || (inner.hasPrefix("((") && inner.hasSuffix("))"))
-            return isLink && !inner.dropFirst(2).dropLast(2).contains("]]") ? inner : nil
+            return isLink && !inner.dropFirst(2).dropLast(2).contains(bytes: "]]") ? inner : nil
         }
         guard line.hasPrefix("![["), line.hasSuffix("]]") else { return nil }
         let inner = String(line.dropFirst(3).dropLast(2))
-        guard !inner.contains("]]"), !inner.contains("[[") else { return nil }
+        guard !inner.contains(bytes: "]]"), !inner.contains(bytes: "[[") else { return nil }
         let name = String(inner.prefix { $0 != "|" && $0 != "#" }).trimmed
         let fileExtension = Path.fileExtension(name).lowercased()
         return fileExtension.isEmpty || fileExtension == "md" ? inner : nil
@@ -121,9 +121,8 @@ final class Embeds {
 
     /// A page as it reads on its own (nil when it does not read: its own build says why).
     private func read(_ file: String) -> EmbeddedOutline? {
-        guard let bytes = try? Files.read(file, limit: options.maxInputSize),
-            let document = try? Converter(options: options).read(bytes, file: file)
-        else { return nil }
+        let converter = Converter(options: options)
+        guard let bytes = try? converter.load(file), let document = try? converter.read(bytes, file: file) else { return nil }
         return EmbeddedOutline(outline: document.outline, isBulletOutline: document.isBulletOutline)
     }
 

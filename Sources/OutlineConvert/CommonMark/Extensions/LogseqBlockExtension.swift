@@ -18,6 +18,9 @@ struct LogseqBlockExtension: MarkdownExtension {
         tree.replace(source: rewritten[...], root: again)
     }
 
+    /// Whether a block of that kind (lowercase: `query`, `src`) is shown as code.
+    static func isCode(_ kind: String) -> Bool { callouts[kind] == nil && kind != "quote" && kind != "center" }
+
     private static let callouts = [
         "note": "NOTE", "tip": "TIP", "important": "IMPORTANT", "caution": "CAUTION", "warning": "WARNING", "pinned": "NOTE",
     ]
@@ -42,7 +45,7 @@ struct LogseqBlockExtension: MarkdownExtension {
         var open: [(line: Int, kind: String)] = []
         for (number, line) in lines.enumerated() {
             guard let found = marker(line) else { continue }
-            if let last = open.last, callouts[last.kind] == nil, last.kind != "quote", last.kind != "center" {
+            if let last = open.last, isCode(last.kind) {
                 // Inside code: only its own end.
                 if !found.opens && found.kind == last.kind {
                     pairs.append((last.line, number))

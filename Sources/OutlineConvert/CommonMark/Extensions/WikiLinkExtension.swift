@@ -261,7 +261,7 @@ struct WikiLinkExtension: MarkdownExtension {
         guard let pages = self.index else { return nil }
         if pages.app == .obsidian {
             // Obsidian's `#tag` (never a note's name) links to its tag page.
-            let end = WikiIndex.obsidianTagEnd(bytes, at: index)
+            let end = WikiPageScan.obsidianTagEnd(bytes, at: index)
             let name = String(decoding: bytes[(index + 1)..<end], as: UTF8.self)
             guard end > index + 1, let input = pages.tagPage(named: name) else { return nil }
             return Found(range: index..<end, url: WikiIndex.relativeURL(to: input, from: page), label: "#" + name)
@@ -272,7 +272,7 @@ struct WikiLinkExtension: MarkdownExtension {
             end = close
             name = inner
         } else {
-            end = WikiIndex.tagEnd(bytes, at: index)
+            end = WikiPageScan.tagEnd(bytes, at: index)
             name = String(decoding: bytes[(index + 1)..<end], as: UTF8.self)
         }
         guard !name.isEmpty, let input = pages.page(named: name) else { return nil }
