@@ -40,7 +40,7 @@ enum DocsIndex {
         func write(into markdown: inout String, path: [String]) {
             if !pages.isEmpty { markdown += "\n" }
             for page in pages.sorted(by: { $0.file.utf8.lexicographicallyPrecedes($1.file.utf8) }) {
-                let link = (path + [page.file]).map(DocsIndex.percentEncoded).joined(separator: "/")
+                let link = (path + [page.file]).map(PercentEncoding.unreserved.encoded).joined(separator: "/")
                 markdown += "- [\(DocsIndex.escaped(page.title))](\(link))\n"
             }
             for (name, folder) in folders.values.sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }) {
@@ -60,29 +60,6 @@ enum DocsIndex {
             out.append(byte)
         }
         return String(decoding: out, as: UTF8.self)
-    }
-
-    /// A path segment with everything but RFC 3986's unreserved characters percent-encoded:
-    /// a `:` too, so that no file name (`javascript:alert(1).md`) can read as a URL scheme.
-    static func percentEncoded(_ segment: String) -> String {
-        var encoded: [UInt8] = []
-        appendPercentEncoded(segment.utf8, to: &encoded)
-        return String(decoding: encoded, as: UTF8.self)
-    }
-
-    /// `percentEncoded`, appended to bytes (a site's links make one per link).
-    static func appendPercentEncoded<Bytes: Sequence<UInt8>>(_ segment: Bytes, to encoded: inout [UInt8]) {
-        let hex = Array("0123456789ABCDEF".utf8)
-        for byte in segment {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                UInt8(ascii: "~"):
-                encoded.append(byte)
-            default:
-                encoded += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
-            }
-        }
     }
 
     private static func quotedYAML(_ text: String) -> String {

@@ -49,7 +49,7 @@ struct DocsSite: Sendable {
     }
 
     private static func href(_ components: [String]) -> String {
-        components.map(DocsIndex.percentEncoded).joined(separator: "/")
+        components.map(PercentEncoding.unreserved.encoded).joined(separator: "/")
     }
 
     /// One of the site's own files, in `outline-site/`.

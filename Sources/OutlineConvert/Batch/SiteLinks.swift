@@ -59,7 +59,7 @@ struct SiteLinks: Sendable {
             inputFolder = Path.parent(BatchPlan.absolute(job.input, in: here))
             root = BatchPlan.absolute(job.root, in: here)
             outputFolder = Path.parent(BatchPlan.absolute(job.output, in: here))
-            outputParts = SiteLinks.components(of: outputFolder)
+            outputParts = PercentEncoding.components(of: outputFolder)
         }
     }
 
@@ -155,7 +155,7 @@ struct SiteLinks: Sendable {
 
     /// `%XX` sequences decoded (invalid UTF-8 left as written).
     static func decoded(_ text: String) -> String {
-        guard text.contains("%") else { return text }
+        guard text.utf8.contains(UInt8(ascii: "%")) else { return text }
         var bytes: [UInt8] = []
         var rest = text.utf8[...]
         while let byte = rest.popFirst() {
@@ -179,28 +179,13 @@ struct SiteLinks: Sendable {
     }
 
     /// The relative URL from `folder` to `file` (both absolute), each segment percent-encoded.
-    /// (By bytes: a site makes one per link, and names are bytes.)
     static func relative(from folder: String, to file: String) -> String {
-        relative(from: components(of: folder), to: file)
-    }
-
-    /// A path's components, as bytes.
-    static func components(of path: String) -> [ArraySlice<UInt8>] {
-        Array(path.utf8).split(separator: UInt8(ascii: "/"))
+        relative(from: PercentEncoding.components(of: folder), to: file)
     }
 
     /// `relative(from:to:)` from a folder given by its components.
-    static func relative(from: [ArraySlice<UInt8>], to file: String) -> String {
-        let to = Array(file.utf8.split(separator: UInt8(ascii: "/")))
-        var common = 0
-        while common < from.count && common < to.count - 1 && from[common].elementsEqual(to[common]) { common += 1 }
-        var url: [UInt8] = []
-        for _ in common..<from.count { url += "../".utf8 }
-        for (number, part) in to[common...].enumerated() {
-            if number > 0 { url.append(UInt8(ascii: "/")) }
-            DocsIndex.appendPercentEncoded(part, to: &url)
-        }
-        return String(decoding: url, as: UTF8.self)
+    static func relative(from folder: [ArraySlice<UInt8>], to file: String) -> String {
+        PercentEncoding.unreserved.relativeURL(from: folder, to: file)
     }
 }
 

@@ -66,7 +66,7 @@ struct SiteNavigation: Sendable {
             let output = BatchPlan.absolute(source.job.output)
             guard Path.isWithin(output, base), !Path.same(output, base) else { continue }
             byInput[PathKey(BatchPlan.absolute(source.job.input))] = pages.count
-            let path = output.dropFirst(base.count + 1).split(separator: "/").map { DocsIndex.percentEncoded(String($0)) }
+            let path = output.dropFirst(base.count + 1).split(separator: "/").map { PercentEncoding.unreserved.encoded(String($0)) }
             pages.append(Page(output: output, href: path.joined(separator: "/"), title: source.title))
         }
         // What the SUMMARY.md files say: a rank (which orders the entries of the summary's

@@ -241,11 +241,11 @@ final class WikiIndex: Sendable, Equatable {
         }
     }
 
-    /// The pages that link to `page` (absolute), by name: each name, and its relative URL
-    /// from `page`.
+    /// The pages that link to `page` (absolute), by name (two of a name by their URL: a
+    /// set's order changes from run to run): each name, and its relative URL from `page`.
     func backlinks(of page: String) -> [(name: String, url: String)] {
         (backlinks[page] ?? []).map { (pageName(of: $0), Self.relativeURL(to: $0, from: page)) }
-            .sorted { ($0.name.lowercased(), $0.name) < ($1.name.lowercased(), $1.name) }
+            .sorted { ($0.name.lowercased(), $0.name, $0.url) < ($1.name.lowercased(), $1.name, $1.url) }
     }
 
     /// The page `input` (absolute) as `read` reads it, read once for all the pages that embed it.
@@ -263,45 +263,8 @@ final class WikiIndex: Sendable, Equatable {
     /// `target` (absolute) as a relative URL from the folder of `page` (absolute),
     /// percent-encoded as a link destination, with `fragment` if any.
     static func relativeURL(to target: String, from page: String, fragment: String? = nil) -> String {
-        // (By bytes: made for every link and back-link of a graph.)
-        let slash = UInt8(ascii: "/")
-        let from = page.utf8.split(separator: slash).dropLast()
-        let to = target.utf8.split(separator: slash)
-        var common = 0
-        while common < from.count && common < to.count - 1 && from[common].elementsEqual(to[common]) { common += 1 }
-        var url: [UInt8] = []
-        url.reserveCapacity(target.utf8.count + 16)
-        for _ in common..<from.count { url += "../".utf8 }
-        for (index, part) in to[common...].enumerated() {
-            if index > 0 { url.append(slash) }
-            appendPercentEncoded(part, to: &url)
-        }
-        if let fragment {
-            url.append(UInt8(ascii: "#"))
-            appendPercentEncoded(fragment.utf8, to: &url)
-        }
-        return String(decoding: url, as: UTF8.self)
+        PercentEncoding.pathSegment.relativeURL(from: Array(PercentEncoding.components(of: page).dropLast()), to: target, fragment: fragment)
     }
-
-    /// A path segment with every byte a link destination cannot hold as it is escaped.
-    static func percentEncoded(_ text: String) -> String {
-        var result: [UInt8] = []
-        appendPercentEncoded(text.utf8, to: &result)
-        return String(decoding: result, as: UTF8.self)
-    }
-
-    private static func appendPercentEncoded(_ bytes: some Sequence<UInt8>, to result: inout [UInt8]) {
-        for byte in bytes {
-            if byte.isASCIILetter || byte.isASCIIDigit || unescaped.contains(byte) {
-                result.append(byte)
-            } else {
-                result += [UInt8(ascii: "%"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 15)]]
-            }
-        }
-    }
-
-    private static let unescaped: Set<UInt8> = Set("-._~!$&'*+,;=:@".utf8)
-    private static let hexDigits = Array("0123456789ABCDEF".utf8)
 
     /// A string setting of a Logseq graph's `logseq/config.edn` (`:key "value"`), if set.
     private static func configString(_ key: String, root: String) -> String? {

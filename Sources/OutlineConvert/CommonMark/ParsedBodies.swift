@@ -80,6 +80,7 @@ struct BodyRenderer {
     /// The HTML inside the one paragraph that `markdown` (a title line with markup) makes,
     /// links rewritten as in bodies; nil when it makes anything else (a block of its own).
     func inlineHTML(_ markdown: String, line: Int, unsafe: Bool, links: PageLinks?) -> [UInt8]? {
+        if LiteralLine.holds(markdown) { return LiteralLine.html(markdown) }
         let document = CommonMarkDocument(parsing: markdown, flavor: bodies?.flavor ?? flavor, isBody: true)
         guard document.blockCount == 1 else { return nil }
         if let links { document.rewriteLinks(ofBlocks: 0..<1) { url, _, _ in links.href(for: url, line: line, column: 0) } }
@@ -94,13 +95,14 @@ struct BodyRenderer {
         return Array(html[3..<(html.count - 5)])
     }
 
-    /// `inlineHTML` of each title line, read in one document (each line a paragraph)
-    /// where that gives the same: lines that cannot start a block of several lines (no
-    /// fence, list, quote, table, heading, HTML or definition); nil for the others, and
-    /// for all when the document does not read as one paragraph a line.
+    /// `inlineHTML` of each title line: a literal line's as it is, the others' read in one
+    /// document (each line a paragraph) where that gives the same: lines that cannot start
+    /// a block of several lines (no fence, list, quote, table, heading, HTML or definition);
+    /// nil for the others, and for all when the document does not read as one paragraph a
+    /// line.
     func inlineHTMLs(_ titles: [(markdown: String, line: Int)], unsafe: Bool, links: PageLinks?) -> [[UInt8]?] {
-        var results = [[UInt8]?](repeating: nil, count: titles.count)
-        let batched = titles.indices.filter { Self.isParagraphAlone(titles[$0].markdown) }
+        var results = titles.map { LiteralLine.holds($0.markdown) ? LiteralLine.html($0.markdown) : nil }
+        let batched = titles.indices.filter { results[$0] == nil && Self.isParagraphAlone(titles[$0].markdown) }
         guard batched.count > 1 else { return results }
         let document = CommonMarkDocument(
             parsing: batched.map { titles[$0].markdown }.joined(separator: "\n\n"), flavor: bodies?.flavor ?? flavor, isBody: true)

@@ -94,14 +94,7 @@ struct OutlinerMarkdownParser: OutlineReader {
 
     /// `itemText` on bytes (a line without its indentation and trailing blanks).
     private static func itemText(bytes content: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
-        guard let marker = content.first, marker == UInt8(ascii: "-") || marker == UInt8(ascii: "*") || marker == UInt8(ascii: "+") else {
-            return nil
-        }
-        let rest = content.dropFirst()
-        guard let next = rest.first else { return marker == UInt8(ascii: "-") ? rest : nil }
-        guard next == .space || next == .tab else { return nil }
-        if content.allSatisfy({ $0 == marker || $0 == .space || $0 == .tab }) { return nil }
-        return rest.dropFirst()
+        itemTextStart(content).map { content[$0...] }
     }
 
     /// `property` on bytes: a key (a letter or `_`, then letters, digits, `-`, `_`), `::`,
@@ -156,13 +149,23 @@ struct OutlinerMarkdownParser: OutlineReader {
     /// The text of an item's first line (after `- `, `* ` or `+ `; "" for a bare `-`), or
     /// nil when `content` (a line without its indentation) is not an item.
     static func itemText(_ content: Substring) -> Substring? {
-        guard let marker = content.first, marker == "-" || marker == "*" || marker == "+" else { return nil }
-        let rest = content.dropFirst()
-        if rest.allSatisfy({ $0 == " " || $0 == "\t" }) { return rest.isEmpty || marker == "-" ? "" : nil }
-        guard rest.first == " " || rest.first == "\t" else { return nil }
+        itemTextStart(content.utf8).map { content[$0...] }
+    }
+
+    /// Where `itemText` starts in `content`'s bytes (by bytes: every line is asked, and
+    /// the markers and blanks are ASCII).
+    private static func itemTextStart<Bytes: BidirectionalCollection<UInt8>>(_ content: Bytes) -> Bytes.Index? {
+        guard let marker = content.first, marker == UInt8(ascii: "-") || marker == UInt8(ascii: "*") || marker == UInt8(ascii: "+") else {
+            return nil
+        }
+        let rest = content.index(after: content.startIndex)
+        if content[rest...].allSatisfy({ $0 == .space || $0 == .tab }) {
+            return rest == content.endIndex || marker == UInt8(ascii: "-") ? content.endIndex : nil
+        }
+        guard content[rest] == .space || content[rest] == .tab else { return nil }
         // `* * *` and `- - -` are rules, not items.
-        if content.allSatisfy({ $0 == marker || $0 == " " || $0 == "\t" }) { return nil }
-        return rest.dropFirst()
+        if content.allSatisfy({ $0 == marker || $0 == .space || $0 == .tab }) { return nil }
+        return content.index(after: rest)
     }
 
     /// A Logseq property line `key:: value` (the key: a letter or `_`, then letters, digits,
@@ -171,16 +174,23 @@ struct OutlinerMarkdownParser: OutlineReader {
         // (By bytes: every line of every page is asked. The key ends at the first byte that
         // cannot be in one, which must start `::`.)
         let bytes = line.utf8
-        guard let first = line.unicodeScalars.first, first.properties.isAlphabetic || first == "_" else { return nil }
+        guard let firstByte = bytes.first else { return nil }
+        if firstByte < 0x80 {
+            guard firstByte.isASCIILetter || firstByte == UInt8(ascii: "_") else { return nil }
+        } else {
+            guard let first = line.unicodeScalars.first, first.properties.isAlphabetic else { return nil }
+        }
         var index = bytes.startIndex
         while index < bytes.endIndex {
             let byte = bytes[index]
             guard byte.isASCIILetter || byte.isASCIIDigit || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte >= 0x80 else { break }
             index = bytes.index(after: index)
         }
+        guard bytes[index...].starts(with: "::".utf8) else { return nil }
         let key = line[line.startIndex..<index]
-        guard bytes[index...].starts(with: "::".utf8),
-            key.unicodeScalars.allSatisfy({ $0.isASCII || $0.properties.isAlphabetic || $0.properties.numericType != nil })
+        guard
+            key.utf8.allSatisfy({ $0 < 0x80 })
+                || key.unicodeScalars.allSatisfy({ $0.isASCII || $0.properties.isAlphabetic || $0.properties.numericType != nil })
         else { return nil }
         let rest = line[bytes.index(index, offsetBy: 2)...]
         guard rest.isEmpty || rest.first == " " else { return nil }

@@ -30,22 +30,25 @@ enum OutlinerTitles {
         return line
     }
 
-    /// The plain titles of title lines, read in one parse.
+    /// The plain titles of title lines: a literal line's is its text, the others are read
+    /// in one parse.
     static func plainTitles(_ sources: [String], blocks: ((String) -> String?)? = nil) -> [String] {
-        // (A title that holds the characters that hide escapes is read as it is.)
-        let hidden = sources.map(Escaped.hiding)
-        let markdown = hidden.map { "# " + escapingClosingHashes(OutlinerMarkdownParser.strippingHeading($0[...])) }
-            .joined(separator: "\n")
-        let document = CommonMarkDocument(parsing: markdown, structureOnly: true)
-        var titles: [String] = []
-        titles.reserveCapacity(sources.count)
-        for index in 0..<document.blockCount {
-            guard let block = document.heading(at: index) else { continue }
-            titles.append(
-                plainTitle(
-                    of: block.heading.parts, blocks: blocks, restoring: titles.count < hidden.count && hidden[titles.count] != sources[titles.count]))
+        var titles = sources.map { LiteralLine.holds($0) ? TitleText.normalized($0) : nil }
+        let parsed = sources.indices.filter { titles[$0] == nil }
+        if !parsed.isEmpty {
+            // (A title that holds the characters that hide escapes is read as it is.)
+            let hidden = parsed.map { Escaped.hiding(sources[$0]) }
+            let markdown = hidden.map { "# " + escapingClosingHashes(OutlinerMarkdownParser.strippingHeading($0[...])) }
+                .joined(separator: "\n")
+            let document = CommonMarkDocument(parsing: markdown, structureOnly: true)
+            var next = 0
+            for index in 0..<document.blockCount where next < parsed.count {
+                guard let block = document.heading(at: index) else { continue }
+                titles[parsed[next]] = plainTitle(of: block.heading.parts, blocks: blocks, restoring: hidden[next] != sources[parsed[next]])
+                next += 1
+            }
         }
-        return titles
+        return titles.map { $0 ?? "" }
     }
 
     private static func collect(_ nodes: [OutlineNode], into sources: inout [String]) {

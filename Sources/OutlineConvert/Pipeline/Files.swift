@@ -301,12 +301,10 @@ package enum Files {
 
     /// The current directory ("." if it cannot be named).
     package static func currentDirectory() -> String {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        while getcwd(&buffer, buffer.count) == nil {
-            guard errno == ERANGE, buffer.count < 1 << 20 else { return "." }
-            buffer = [CChar](repeating: 0, count: buffer.count * 4)
-        }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        // (glibc's `getcwd(NULL, 0)` allocates the path's own size; a site asks often.)
+        guard let path = getcwd(nil, 0) else { return "." }
+        defer { free(path) }
+        return String(cString: path)
     }
 
     /// A directory entry's name, up to its NUL. (Not `entry.pointee.d_name`: that copies the

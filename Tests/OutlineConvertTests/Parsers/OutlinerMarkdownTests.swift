@@ -383,4 +383,25 @@ import Testing
             page.contains("<a href=\"../tags/meeting.md\">#meeting</a>") && page.contains("<a href=\"../tags/inbox/to-read.md\">#inbox/to-read</a>"))
         #expect(page.contains("not #1984 but <a href=\"../tags/y1984.md\">#y1984</a>") && page.contains("<code>#code</code>"))
     }
+
+    @Test func backLinksFromNotesOfOneNameKeepOneOrderFromRunToRun() throws {
+        // (Sets change their order with each process: without an order between notes of one
+        // name, the page changed from build to build.)
+        let (root, _) = try Self.graph(
+            .obsidian,
+            [
+                ".obsidian/app.json": "{}\n",
+                "Target.md": "# Target\n",
+                "b/Same.md": "See [[Target]].\n",
+                "a/Same.md": "See [[Target]].\n",
+                "c/same.md": "See [[Target]].\n",
+                "Other.md": "See [[Target]].\n",
+            ])
+        defer { Support.remove(root) }
+        let inputs = ["Target.md", "b/Same.md", "a/Same.md", "c/same.md", "Other.md"].map { root.appending(path: $0).path }
+        let index = WikiIndex(app: .obsidian, root: root.path, inputs: inputs)
+        let links = index.backlinks(of: inputs[0])
+        #expect(links.map(\.name) == ["Other", "Same", "Same", "same"])
+        #expect(links.map(\.url) == ["Other.md", "a/Same.md", "b/Same.md", "c/same.md"])
+    }
 }

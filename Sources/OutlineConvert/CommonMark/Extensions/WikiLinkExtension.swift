@@ -97,7 +97,8 @@ struct WikiLinkExtension: MarkdownExtension {
             guard let paragraph = cmark_node_parent(link), cmark_node_get_type(paragraph) == CMARK_NODE_PARAGRAPH,
                 MarkdownTree.children(of: paragraph).allSatisfy({ embedLinks.contains($0) || Self.isSpace($0) || Self.embedSpec(ofMarker: $0) != nil }
                 ),
-                let marker = tree.newNode(CMARK_NODE_CUSTOM_INLINE, enter: Self.embedStart + WikiIndex.percentEncoded(spec) + "\">", exit: "</span>")
+                let marker = tree.newNode(
+                    CMARK_NODE_CUSTOM_INLINE, enter: Self.embedStart + PercentEncoding.pathSegment.encoded(spec) + "\">", exit: "</span>")
             else { continue }
             cmark_node_insert_before(link, marker)
             cmark_node_append_child(marker, link)
@@ -214,13 +215,14 @@ struct WikiLinkExtension: MarkdownExtension {
     private func wikiLink(_ inner: String, embed: Bool) -> (url: String?, label: String, isImage: Bool)? {
         var target = inner
         var label: String?
-        if let bar = inner.firstIndex(of: "|") {
+        // (By bytes: `|` and `#` are ASCII, and a search by `Character` costs more than the rest.)
+        if let bar = inner.utf8.firstIndex(of: UInt8(ascii: "|")) {
             target = String(inner[..<bar])
-            label = String(inner[inner.index(after: bar)...])
+            label = String(inner[inner.utf8.index(after: bar)...])
         }
         var heading: String?
-        if let hash = target.firstIndex(of: "#") {
-            heading = String(target[target.index(after: hash)...])
+        if let hash = target.utf8.firstIndex(of: UInt8(ascii: "#")) {
+            heading = String(target[target.utf8.index(after: hash)...])
             target = String(target[..<hash])
         }
         target = target.trimmed
@@ -232,14 +234,14 @@ struct WikiLinkExtension: MarkdownExtension {
             label?.trimmed
             ?? (target.isEmpty
                 ? lastHeading ?? "" : target + (heading.map { " › " + $0.split(separator: "#").joined(separator: " › ").trimmed } ?? ""))
-        if target.isEmpty { return fragment.map { ("#" + WikiIndex.percentEncoded($0), shown, false) } }
+        if target.isEmpty { return fragment.map { ("#" + PercentEncoding.pathSegment.encoded($0), shown, false) } }
         let isImage = embed && Self.imageExtensions.contains(Path.fileExtension(target).lowercased())
         if embed && !Path.fileExtension(target).isEmpty && Path.fileExtension(target).lowercased() != "md" {
             // An attachment, by its name anywhere in the vault.
             let file = index?.file(named: target)
             let url =
                 file.map { WikiIndex.relativeURL(to: $0, from: page) }
-                ?? target.split(separator: "/").map { WikiIndex.percentEncoded(String($0)) }.joined(separator: "/")
+                ?? target.split(separator: "/").map { PercentEncoding.pathSegment.encoded(String($0)) }.joined(separator: "/")
             return (url, label?.trimmed ?? (isImage ? target : Path.lastComponent(target)), isImage)
         }
         let name = Path.fileExtension(target).lowercased() == "md" ? Path.deletingExtension(target) : target
@@ -252,8 +254,8 @@ struct WikiLinkExtension: MarkdownExtension {
             return (nil, shown, false)
         }
         // Without an index (one page on its own): the page's file beside it.
-        let file = WikiIndex.percentEncoded(name.replacing("/", with: "___")) + ".md"
-        return (file + (fragment.map { "#" + WikiIndex.percentEncoded($0) } ?? ""), shown, false)
+        let file = PercentEncoding.pathSegment.encoded(name.replacing("/", with: "___")) + ".md"
+        return (file + (fragment.map { "#" + PercentEncoding.pathSegment.encoded($0) } ?? ""), shown, false)
     }
 
     /// Logseq's `#tag` or `#[[tag]]` at `index`, when a page has that name; Obsidian's `#tag`.

@@ -1,0 +1,70 @@
+/// Percent-encoding of URL path segments, and relative URLs between absolute paths, by
+/// bytes (a site makes one for every link and back-link).
+struct PercentEncoding: Sendable {
+    /// Whether each byte value is kept as it is.
+    private let kept: [Bool]
+
+    /// An encoding that keeps ASCII letters, digits and the bytes of `others`.
+    private init(keeping others: String) {
+        var kept = [Bool](repeating: false, count: 256)
+        for byte in UInt8(ascii: "A")...UInt8(ascii: "Z") { kept[Int(byte)] = true }
+        for byte in UInt8(ascii: "a")...UInt8(ascii: "z") { kept[Int(byte)] = true }
+        for byte in UInt8(ascii: "0")...UInt8(ascii: "9") { kept[Int(byte)] = true }
+        for byte in others.utf8 { kept[Int(byte)] = true }
+        self.kept = kept
+    }
+
+    /// RFC 3986's unreserved bytes only: what docs sites' own paths are written with.
+    static let unreserved = PercentEncoding(keeping: "-._~")
+    /// Everything a path segment may hold as it is (RFC 3986 `pchar`): wiki links keep
+    /// the names' punctuation readable.
+    static let pathSegment = PercentEncoding(keeping: "-._~!$&'*+,;=:@")
+
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
+
+    /// `bytes`, each byte this encoding does not keep written as `%XX`, appended to `result`.
+    func append(_ bytes: some Sequence<UInt8>, to result: inout [UInt8]) {
+        for byte in bytes {
+            if kept[Int(byte)] {
+                result.append(byte)
+            } else {
+                result.append(UInt8(ascii: "%"))
+                result.append(Self.hexDigits[Int(byte >> 4)])
+                result.append(Self.hexDigits[Int(byte & 15)])
+            }
+        }
+    }
+
+    /// `text` percent-encoded.
+    func encoded(_ text: String) -> String {
+        var result: [UInt8] = []
+        result.reserveCapacity(text.utf8.count)
+        append(text.utf8, to: &result)
+        return String(decoding: result, as: UTF8.self)
+    }
+
+    /// An absolute path's components, as bytes.
+    static func components(of path: String) -> [ArraySlice<UInt8>] {
+        Array(path.utf8).split(separator: UInt8(ascii: "/"))
+    }
+
+    /// The relative URL from the folder whose components are `folder` to the file `file`
+    /// (absolute), each segment encoded, with `fragment` (encoded) if any.
+    func relativeURL(from folder: [ArraySlice<UInt8>], to file: String, fragment: String? = nil) -> String {
+        let to = Self.components(of: file)
+        var common = 0
+        while common < folder.count && common < to.count - 1 && folder[common].elementsEqual(to[common]) { common += 1 }
+        var url: [UInt8] = []
+        url.reserveCapacity(file.utf8.count + 3 * (folder.count - common) + (fragment?.utf8.count ?? 0) + 1)
+        for _ in common..<folder.count { url.append(contentsOf: [UInt8(ascii: "."), UInt8(ascii: "."), UInt8(ascii: "/")]) }
+        for (number, part) in to[common...].enumerated() {
+            if number > 0 { url.append(UInt8(ascii: "/")) }
+            append(part, to: &url)
+        }
+        if let fragment {
+            url.append(UInt8(ascii: "#"))
+            append(fragment.utf8, to: &url)
+        }
+        return String(decoding: url, as: UTF8.self)
+    }
+}
