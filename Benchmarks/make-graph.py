@@ -2,10 +2,13 @@
 logseq/config.edn), and the same pages as Markdown (each block a heading, its lines its
 body) into FOLDER/markdown, for Benchmarks/graph.sh: each page about 40 blocks nested up
 to four deep, with [[links]] to other pages (a tenth to pages that do not exist), block
-references and ids, folded blocks, code and properties. Deterministic (seeded).
+references and ids, folded blocks, code and properties. In FOLDER/markdown each link is a
+Markdown link to the same page (a block reference to the page holding the block);
+FOLDER/markdown-plain has the links' text only. Deterministic (seeded).
 Usage: python3 Benchmarks/make-graph.py FOLDER PAGES"""
 import pathlib
 import random
+import re
 import sys
 import uuid
 
@@ -14,10 +17,25 @@ rng = random.Random(7)
 words = "outline block graph page note link fold open garden journal query tag alias".split()
 names = [f"Topic {i} {rng.choice(words)}" for i in range(count)]
 ids = [str(uuid.UUID(int=rng.getrandbits(128), version=4)) for _ in range(count * 4)]
-graph, markdown = folder / "graph", folder / "markdown"
+graph, markdown, plain = folder / "graph", folder / "markdown", folder / "markdown-plain"
 for sub in ("pages", "journals", "logseq"):
     (graph / sub).mkdir(parents=True, exist_ok=True)
 markdown.mkdir(parents=True, exist_ok=True)
+plain.mkdir(parents=True, exist_ok=True)
+
+
+def file_name(index):
+    name = names[index]
+    return f"2024_{index // 28 % 12 + 1:02d}_{index % 28 + 1:02d}.md" if index % 10 == 0 else name.replace("/", "___") + ".md"
+
+
+files = {name.lower(): file_name(index) for index, name in enumerate(names)}
+
+
+def markdown_links(title):
+    """A title's wiki links and block references as Markdown links (all pages are in one folder there)."""
+    title = re.sub(r"\[\[([^\]]+)\]\]", lambda m: f"[{m[1]}](<{files.get(m[1].lower(), m[1] + '.md')}>)", title)
+    return re.sub(r"\(\(([0-9a-f-]{36})\)\)", lambda m: f"[block](<{file_name(ids.index(m[1]) // 4 % count)}>)", title)
 (graph / "logseq" / "config.edn").write_text('{:preferred-format "Markdown"}\n')
 
 
@@ -36,12 +54,14 @@ def sentence():
 for index, name in enumerate(names):
     lines = [f"type:: [[{rng.choice(words)}]]", ""]
     heads = []
+    linked = []
     depth = 0
     for block in range(40):
         depth = max(0, min(depth + rng.choice([-1, 0, 1]), 3))
         title = sentence()
         lines.append("\t" * depth + "- " + title)
         heads.append("#" * (depth + 1) + " " + title.replace("[[", "").replace("]]", ""))
+        linked.append("#" * (depth + 1) + " " + markdown_links(title))
         pad = "\t" * depth + "  "
         if block % 10 == 3:
             lines.append(pad + "collapsed:: true")
@@ -51,7 +71,9 @@ for index, name in enumerate(names):
             body = [sentence(), "```python", f"print({block})", "```"]
             lines += [pad + line for line in body]
             heads += ["", *body, ""]
+            linked += ["", *map(markdown_links, body), ""]
     target = graph / ("journals" if index % 10 == 0 else "pages")
-    file = f"2024_{index // 28 % 12 + 1:02d}_{index % 28 + 1:02d}.md" if index % 10 == 0 else name.replace("/", "___") + ".md"
+    file = file_name(index)
     (target / file).write_text("\n".join(lines) + "\n")
-    (markdown / file).write_text("\n".join(heads) + "\n")
+    (markdown / file).write_text("\n".join(linked) + "\n")
+    (plain / file).write_text("\n".join(heads) + "\n")

@@ -156,15 +156,19 @@ struct SiteLinks: Sendable {
     /// `%XX` sequences decoded (invalid UTF-8 left as written).
     static func decoded(_ text: String) -> String {
         guard text.utf8.contains(UInt8(ascii: "%")) else { return text }
+        let source = Array(text.utf8)
         var bytes: [UInt8] = []
-        var rest = text.utf8[...]
-        while let byte = rest.popFirst() {
-            guard byte == UInt8(ascii: "%") else {
-                bytes.append(byte)
+        bytes.reserveCapacity(source.count)
+        var index = 0
+        while index < source.count {
+            guard source[index] == UInt8(ascii: "%") else {
+                bytes.append(source[index])
+                index += 1
                 continue
             }
-            guard let high = rest.popFirst().flatMap(hexValue), let low = rest.popFirst().flatMap(hexValue) else { return text }
+            guard index + 2 < source.count, let high = hexValue(source[index + 1]), let low = hexValue(source[index + 2]) else { return text }
             bytes.append(high << 4 | low)
+            index += 3
         }
         return String(validating: bytes, as: UTF8.self) ?? text
     }

@@ -244,7 +244,8 @@ final class WikiIndex: Sendable, Equatable {
     /// The pages that link to `page` (absolute), by name (two of a name by their URL: a
     /// set's order changes from run to run): each name, and its relative URL from `page`.
     func backlinks(of page: String) -> [(name: String, url: String)] {
-        (backlinks[page] ?? []).map { (pageName(of: $0), Self.relativeURL(to: $0, from: page)) }
+        let folder = PercentEncoding.folder(of: page)
+        return (backlinks[page] ?? []).map { (pageName(of: $0), PercentEncoding.pathSegment.relativeURL(from: folder, to: $0)) }
             .sorted { ($0.name.lowercased(), $0.name, $0.url) < ($1.name.lowercased(), $1.name, $1.url) }
     }
 
@@ -259,12 +260,6 @@ final class WikiIndex: Sendable, Equatable {
 
     /// The page and title line of the Logseq block `id`, if any.
     func block(_ id: String) -> (page: String, title: String)? { blocks[id.lowercased()] }
-
-    /// `target` (absolute) as a relative URL from the folder of `page` (absolute),
-    /// percent-encoded as a link destination, with `fragment` if any.
-    static func relativeURL(to target: String, from page: String, fragment: String? = nil) -> String {
-        PercentEncoding.pathSegment.relativeURL(from: Array(PercentEncoding.components(of: page).dropLast()), to: target, fragment: fragment)
-    }
 
     /// A string setting of a Logseq graph's `logseq/config.edn` (`:key "value"`), if set.
     private static func configString(_ key: String, root: String) -> String? {

@@ -124,6 +124,9 @@ struct BodyRenderer {
     private static func isParagraphAlone(_ line: String) -> Bool {
         guard let first = line.utf8.first, !line.containsByte(.lineFeed), !line.containsByte(.carriageReturn) else { return false }
         if first.isASCIILetter || first >= 0x80 { return !line.hasSuffix("|") }
+        // A wiki link or a block reference starts no block (a link label holds no `[`, so
+        // `[[` starts no definition either).
+        if line.utf8.starts(with: "[[".utf8) || line.utf8.starts(with: "((".utf8) { return !line.hasSuffix("|") }
         return false
     }
 

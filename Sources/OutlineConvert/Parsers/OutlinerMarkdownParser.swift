@@ -240,7 +240,7 @@ enum OutlinerEscapes {
                 continue
             }
             fence = Fence(opening: content)
-            let start = line.index(line.endIndex, offsetBy: -content.count)
+            let start = content.startIndex
             if !isEscaped(content, first: isFirst, preamble: preamble && indent == 0) {
                 result.append(line)
             } else if adding {
@@ -258,22 +258,25 @@ enum OutlinerEscapes {
 /// A fenced code block's opening line (three or more backticks or tildes), closed by a
 /// line of at least as many of the same.
 struct Fence {
-    let marker: Character
+    let marker: UInt8
     let length: Int
 
+    // (By bytes: asked of every line, and cmark reads a backtick followed by a combining
+    // mark as a backtick.)
     init?(opening content: Substring) {
-        // (Asked of every line: most are ruled out by their first byte.)
-        guard let first = content.utf8.first, first == UInt8(ascii: "`") || first == UInt8(ascii: "~"), let marker = content.first else { return nil }
-        let length = content.prefix { $0 == marker }.count
-        guard length >= 3, marker == "~" || !content.dropFirst(length).contains("`") else { return nil }
+        let bytes = content.utf8
+        guard let marker = bytes.first, marker == UInt8(ascii: "`") || marker == UInt8(ascii: "~") else { return nil }
+        let length = bytes.prefix { $0 == marker }.count
+        guard length >= 3, marker == UInt8(ascii: "~") || !bytes.dropFirst(length).contains(UInt8(ascii: "`")) else { return nil }
         self.marker = marker
         self.length = length
     }
 
     func isClosed(by content: Substring) -> Bool {
-        guard content.utf8.first == marker.asciiValue else { return false }
-        let run = content.prefix { $0 == marker }.count
-        return run >= length && content.dropFirst(run).allSatisfy { $0 == " " || $0 == "\t" }
+        let bytes = content.utf8
+        guard bytes.first == marker else { return false }
+        let run = bytes.prefix { $0 == marker }.count
+        return run >= length && bytes.dropFirst(run).allSatisfy { $0 == .space || $0 == .tab }
     }
 }
 
@@ -457,7 +460,8 @@ private struct Builder {
                 outline.attributes[property.key] = property.value
             }
         }
-        outline.nodes = OutlinerTitles.resolve(roots, blocks: blocks)
+        OutlinerTitles.resolve(&roots, blocks: blocks)
+        outline.nodes = roots
         return (outline, warnings)
     }
 }

@@ -4,14 +4,14 @@
 /// `outline-title` (an item with no title line keeps it empty and is titled by the block
 /// its body starts with, else `Untitled`).
 enum OutlinerTitles {
-    /// `nodes` with their titles; `blocks` gives a Logseq block's title by its id, for a
+    /// Gives `nodes` their titles; `blocks` gives a Logseq block's title by its id, for a
     /// title that references one (`((id))` shows as the block's title).
-    static func resolve(_ nodes: [OutlineNode], blocks: ((String) -> String?)? = nil) -> [OutlineNode] {
+    static func resolve(_ nodes: inout [OutlineNode], blocks: ((String) -> String?)? = nil) {
         var sources: [String] = []
         collect(nodes, into: &sources)
-        guard !sources.isEmpty else { return nodes }
+        guard !sources.isEmpty else { return }
         var next = 0
-        return apply(nodes, titles: plainTitles(sources, blocks: blocks), next: &next)
+        apply(&nodes, titles: plainTitles(sources, blocks: blocks), next: &next)
     }
 
     /// The title line that reads back as the plain `title` (the outliner writer's, and what
@@ -58,16 +58,18 @@ enum OutlinerTitles {
         }
     }
 
-    private static func apply(_ nodes: [OutlineNode], titles: [String], next: inout Int) -> [OutlineNode] {
-        nodes.map { node in
-            var node = node
-            let source = node.attributes[AttributeKey.outlinerTitle] ?? ""
+    private static func apply(_ nodes: inout [OutlineNode], titles: [String], next: inout Int) {
+        // (In place: a copy of each node would copy its attributes when one is taken off.)
+        for index in nodes.indices {
+            let source = nodes[index].attributes[AttributeKey.outlinerTitle] ?? ""
             let plain = next < titles.count ? titles[next] : ""
             next += 1
-            node.title = plain.isEmpty ? untitled(node.body) : plain
-            if !source.isEmpty && titleLine(of: plain) == source { node.attributes[AttributeKey.outlinerTitle] = nil }
-            node.children = apply(node.children, titles: titles, next: &next)
-            return node
+            nodes[index].title = plain.isEmpty ? untitled(nodes[index].body) : plain
+            // (A literal line is its own title line.)
+            if !source.isEmpty && ((plain == source && LiteralLine.holds(source)) || titleLine(of: plain) == source) {
+                nodes[index].attributes[AttributeKey.outlinerTitle] = nil
+            }
+            apply(&nodes[index].children, titles: titles, next: &next)
         }
     }
 

@@ -48,18 +48,32 @@ struct PercentEncoding: Sendable {
         Array(path.utf8).split(separator: UInt8(ascii: "/"))
     }
 
+    /// The folder of the file `path` (absolute), as `components`.
+    static func folder(of path: String) -> [ArraySlice<UInt8>] {
+        Array(components(of: path).dropLast())
+    }
+
     /// The relative URL from the folder whose components are `folder` to the file `file`
     /// (absolute), each segment encoded, with `fragment` (encoded) if any.
     func relativeURL(from folder: [ArraySlice<UInt8>], to file: String, fragment: String? = nil) -> String {
-        let to = Self.components(of: file)
+        let bytes = Array(file.utf8)
+        // The file's components, as ranges of its bytes.
+        var parts: [Range<Int>] = []
+        var index = 0
+        while index < bytes.count {
+            let start = index
+            while index < bytes.count && bytes[index] != UInt8(ascii: "/") { index += 1 }
+            if index > start { parts.append(start..<index) }
+            index += 1
+        }
         var common = 0
-        while common < folder.count && common < to.count - 1 && folder[common].elementsEqual(to[common]) { common += 1 }
+        while common < folder.count && common < parts.count - 1 && folder[common].elementsEqual(bytes[parts[common]]) { common += 1 }
         var url: [UInt8] = []
-        url.reserveCapacity(file.utf8.count + 3 * (folder.count - common) + (fragment?.utf8.count ?? 0) + 1)
+        url.reserveCapacity(bytes.count + 3 * (folder.count - common) + (fragment?.utf8.count ?? 0) + 8)
         for _ in common..<folder.count { url.append(contentsOf: [UInt8(ascii: "."), UInt8(ascii: "."), UInt8(ascii: "/")]) }
-        for (number, part) in to[common...].enumerated() {
-            if number > 0 { url.append(UInt8(ascii: "/")) }
-            append(part, to: &url)
+        for number in common..<max(common, parts.count) {
+            if number > common { url.append(UInt8(ascii: "/")) }
+            append(bytes[parts[number]], to: &url)
         }
         if let fragment {
             url.append(UInt8(ascii: "#"))

@@ -13,6 +13,19 @@ struct WikiLinkExtension: MarkdownExtension {
     let index: WikiIndex?
     /// The page's own path (absolute), where relative links start.
     let page: String
+    /// The page's folder, as `PercentEncoding.folder(of:)`.
+    private let folder: [ArraySlice<UInt8>]
+
+    init(index: WikiIndex?, page: String) {
+        self.index = index
+        self.page = page
+        folder = PercentEncoding.folder(of: page)
+    }
+
+    /// The relative URL from the page to `target` (absolute).
+    private func url(to target: String, fragment: String? = nil) -> String {
+        PercentEncoding.pathSegment.relativeURL(from: folder, to: target, fragment: fragment)
+    }
 
     func prepared(for source: SourceLines) -> WikiLinkExtension? {
         source.bytes.contains(bytes: "[[") || source.bytes.contains(bytes: "((") || source.bytes.contains(bytes: "#")
@@ -169,8 +182,7 @@ struct WikiLinkExtension: MarkdownExtension {
                 inner.utf8.count == 36, inner.allSatisfy({ $0.isHexDigit || $0 == "-" })
             {
                 if let target = pages.block(inner) {
-                    let url = WikiIndex.relativeURL(to: target.page, from: page, fragment: inner.lowercased())
-                    found.append(Found(range: index..<end, url: url, label: target.title))
+                    found.append(Found(range: index..<end, url: url(to: target.page, fragment: inner.lowercased()), label: target.title))
                 } else {
                     pages.noteMissing("((\(inner)))", from: page)
                     found.append(Found(range: index..<end, url: nil, label: inner))
@@ -239,14 +251,14 @@ struct WikiLinkExtension: MarkdownExtension {
         if embed && !Path.fileExtension(target).isEmpty && Path.fileExtension(target).lowercased() != "md" {
             // An attachment, by its name anywhere in the vault.
             let file = index?.file(named: target)
-            let url =
-                file.map { WikiIndex.relativeURL(to: $0, from: page) }
+            let link =
+                file.map { url(to: $0) }
                 ?? target.split(separator: "/").map { PercentEncoding.pathSegment.encoded(String($0)) }.joined(separator: "/")
-            return (url, label?.trimmed ?? (isImage ? target : Path.lastComponent(target)), isImage)
+            return (link, label?.trimmed ?? (isImage ? target : Path.lastComponent(target)), isImage)
         }
         let name = Path.fileExtension(target).lowercased() == "md" ? Path.deletingExtension(target) : target
         if let input = index?.page(named: name) {
-            return (WikiIndex.relativeURL(to: input, from: page, fragment: fragment), shown, false)
+            return (url(to: input, fragment: fragment), shown, false)
         }
         if let index {
             // No such page: the app shows an empty one; here it is text, and a warning.
@@ -266,7 +278,7 @@ struct WikiLinkExtension: MarkdownExtension {
             let end = WikiPageScan.obsidianTagEnd(bytes, at: index)
             let name = String(decoding: bytes[(index + 1)..<end], as: UTF8.self)
             guard end > index + 1, let input = pages.tagPage(named: name) else { return nil }
-            return Found(range: index..<end, url: WikiIndex.relativeURL(to: input, from: page), label: "#" + name)
+            return Found(range: index..<end, url: url(to: input), label: "#" + name)
         }
         var end = index + 1
         var name: String
@@ -278,7 +290,7 @@ struct WikiLinkExtension: MarkdownExtension {
             name = String(decoding: bytes[(index + 1)..<end], as: UTF8.self)
         }
         guard !name.isEmpty, let input = pages.page(named: name) else { return nil }
-        return Found(range: index..<end, url: WikiIndex.relativeURL(to: input, from: page), label: "#" + name)
+        return Found(range: index..<end, url: url(to: input), label: "#" + name)
     }
 
     /// What a link to a page that does not exist is shown as.
