@@ -191,7 +191,7 @@ package struct BatchPlan: Sendable {
     /// look-ups: Foundation's `standardizingPath` resolves every symbolic link on the way).
     /// (`directory` defaults to the working directory, asked for only for a relative path.)
     static func absolute(_ path: String, in directory: String? = nil) -> String {
-        var joined = path.hasPrefix("/") ? path : (directory ?? Files.currentDirectory()) + "/" + path
+        var joined = path.utf8.first == UInt8(ascii: "/") ? path : (directory ?? Files.currentDirectory()) + "/" + path
         if Self.isNormal(&joined) { return joined }  // most paths: nothing to take out
         let full = Array(joined.utf8)
         var parts: [ArraySlice<UInt8>] = []

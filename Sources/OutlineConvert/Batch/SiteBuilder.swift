@@ -108,7 +108,7 @@ package struct SiteBuilder {
             unlink(Path.join(outputDirectory, BuildRecord.legacyFileName))
         }
         let runner = BatchRunner(
-            converter: Converter(options: conversion), workers: settings.jobs ?? max(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 1),
+            converter: Converter(options: conversion), workers: workers,
             check: settings.check, temporaries: temporaries, record: record, protected: plan.inputIdentities, site: docs,
             outputDirectory: outputDirectory)
         let tally = BuildTally(keepsPages: site.index || docs != nil, failed: plan.failures.count)
@@ -156,6 +156,9 @@ package struct SiteBuilder {
     /// which files are inputs (its pages' links point at them) and the site's options.
     /// The conversion options, with the index of the graph or vault when the site is one
     /// (a single folder holding `logseq/config.edn` or `.obsidian/`: docs/sites.md).
+    /// How many pages are read or converted at once (`-j`, else one a processor).
+    private var workers: Int { settings.jobs ?? max(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 1) }
+
     private func withWikiIndex(_ plan: BatchPlan) -> ConversionOptions {
         var conversion = self.conversion
         guard conversion.to == .html, settings.inputs.count == 1, let root = settings.inputs.first, Files.isDirectory(root),
@@ -163,7 +166,8 @@ package struct SiteBuilder {
         else { return conversion }
         let here = Files.currentDirectory()
         conversion.wikiIndex = WikiIndex(
-            app: app, root: BatchPlan.absolute(root, in: here), inputs: plan.jobs.map { BatchPlan.absolute($0.input, in: here) })
+            app: app, root: BatchPlan.absolute(root, in: here), inputs: plan.jobs.map { BatchPlan.absolute($0.input, in: here) },
+            workers: workers)
         return conversion
     }
 

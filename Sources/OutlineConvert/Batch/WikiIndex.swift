@@ -66,8 +66,9 @@ final class WikiIndex: Sendable, Equatable {
     }
 
     /// The index of the graph or vault at `root` whose pages are `inputs` (absolute paths);
-    /// other files are found under `root`, hidden folders aside.
-    init(app: App, root: String, inputs: [String]) {
+    /// other files are found under `root`, hidden folders aside. The pages are read by
+    /// `workers` threads at once.
+    init(app: App, root: String, inputs: [String], workers: Int = 1) {
         self.app = app
         self.root = root
         journalFormat =
@@ -96,9 +97,8 @@ final class WikiIndex: Sendable, Equatable {
                 add(Path.deletingExtension(String(input.dropFirst(root.count + 1))), input)
             }
         }
-        for input in markdown {
-            guard let text = try? Files.read(input, limit: 64 << 20) else { continue }
-            let scan = WikiPageScan.scan(String(decoding: SourceText.normalizingLineEndings(text), as: UTF8.self), app: app)
+        for (input, scan) in zip(markdown, WikiPageScan.scan(markdown, app: app, workers: workers)) {
+            guard let scan else { continue }
             for name in scan.names { add(name, input) }
             linksByPage.append((input, scan.links))
             embedded += scan.embeds

@@ -1,15 +1,53 @@
+import Dispatch
+
 /// What one page of a graph or vault says, read line by line before any page is converted
 /// (for `WikiIndex`): its own names, its block ids, the names it links to, what it may
 /// embed and its tags; and where a tag ends, as the scan and the page's links read it.
 enum WikiPageScan {
+    typealias Scan = (names: [String], blocks: [(String, String)], links: [String], embeds: [String], tags: [String])
+
+    /// `scan` of each page of `inputs` (absolute paths), in their order, read by `workers`
+    /// threads at once; nil for a page that cannot be read.
+    static func scan(_ inputs: [String], app: WikiIndex.App, workers: Int) -> [Scan?] {
+        let scans = Scans(count: inputs.count)
+        DispatchQueue.concurrentPerform(iterations: max(1, min(workers, inputs.count))) { _ in
+            while let index = scans.next() {
+                let text = try? Files.read(inputs[index], limit: 64 << 20)
+                scans.set(index, text.map { scan(String(decoding: SourceText.normalizingLineEndings($0), as: UTF8.self), app: app) })
+            }
+        }
+        return scans.all
+    }
+
+    /// The pages' scans as the workers make them.
+    private final class Scans: @unchecked Sendable {
+        // (Unchecked: both fields are used under `lock` only.)
+        private let lock = Lock()
+        private var taken = 0
+        private var scans: [Scan?]
+
+        init(count: Int) { scans = Array(repeating: nil, count: count) }
+
+        /// The index of a page no worker has taken yet, if any.
+        func next() -> Int? {
+            lock.withLock {
+                guard taken < scans.count else { return nil }
+                taken += 1
+                return taken - 1
+            }
+        }
+
+        func set(_ index: Int, _ scan: Scan?) { lock.withLock { scans[index] = scan } }
+
+        var all: [Scan?] { lock.withLock { scans } }
+    }
+
     /// What a page says of itself and of others: its own names (`title::` and `alias::`
     /// among its first properties, `aliases:` in front matter), its block ids with the
     /// title line of their item, the names it links to (`[[name]]`, `#[[name]]`, `#name`),
     /// outside fenced code, and what it may embed: the names linked to and the block ids
     /// (as `((id`) on lines with an embed.
-    static func scan(_ text: String, app: WikiIndex.App) -> (
-        names: [String], blocks: [(String, String)], links: [String], embeds: [String], tags: [String]
-    ) {
+    static func scan(_ text: String, app: WikiIndex.App) -> Scan {
         var names: [String] = []
         var blocks: [(String, String)] = []
         var links: [String] = []
@@ -60,9 +98,10 @@ enum WikiPageScan {
             }
             if let item = itemText {
                 lastItem = String(item)
-                if OutlinerMarkdownParser.property(item) == nil { atTop = false }
+                if !item.contains(bytes: "::") || OutlinerMarkdownParser.property(item) == nil { atTop = false }
             }
-            guard let (key, value) = OutlinerMarkdownParser.property(itemText ?? content) else {
+            // (Most lines have no `::`: a byte search rules them out.)
+            guard content.contains(bytes: "::"), let (key, value) = OutlinerMarkdownParser.property(itemText ?? content) else {
                 if !content.isEmpty && itemText == nil { atTop = false }
                 continue
             }
@@ -85,7 +124,7 @@ enum WikiPageScan {
     /// `#name` or `#[[name]]`, which are also its tags.
     private static func linkedNames(in line: Substring, app: WikiIndex.App) -> (names: [String], tags: [String]) {
         // (By bytes: every line of the graph is read before any page is converted.)
-        let bytes = Array(line.utf8)
+        let bytes = line.bytes
         guard bytes.contains(UInt8(ascii: "[")) || bytes.contains(UInt8(ascii: "#")) else { return ([], []) }
         var names: [String] = []
         var tags: [String] = []

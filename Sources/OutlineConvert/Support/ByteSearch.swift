@@ -106,3 +106,10 @@ extension StringProtocol {
         utf8.withContiguousStorageIfAvailable { $0.firstIndex(ofByte: byte) != nil } ?? utf8.contains(byte)
     }
 }
+
+extension Substring {
+    /// The bytes, copied at once (`Array(utf8)` copies a substring's byte by byte).
+    var bytes: [UInt8] {
+        utf8.withContiguousStorageIfAvailable { Array($0) } ?? Array(utf8)
+    }
+}

@@ -404,4 +404,17 @@ import Testing
         #expect(links.map(\.name) == ["Other", "Same", "Same", "same"])
         #expect(links.map(\.url) == ["Other.md", "a/Same.md", "b/Same.md", "c/same.md"])
     }
+
+    @Test func aGraphReadByManyWorkersIsIndexedAsByOne() throws {
+        let root = Support.root.appending(path: "Tests/real/logseq-docs")
+        var inputs: [String] = []
+        for folder in ["pages", "journals"] {
+            let path = root.appending(path: folder).path
+            inputs += try FileManager.default.contentsOfDirectory(atPath: path).filter { $0.hasSuffix(".md") }.map { path + "/" + $0 }
+        }
+        let one = WikiIndex(app: .logseq, root: root.path, inputs: inputs)
+        let many = WikiIndex(app: .logseq, root: root.path, inputs: inputs.reversed(), workers: 4)
+        #expect(inputs.count > 200 && one.fingerprint == many.fingerprint)
+        #expect(one.tagPages.map(\.input) == many.tagPages.map(\.input) && !one.tagPages.isEmpty)
+    }
 }

@@ -92,7 +92,7 @@ struct WikiLinkExtension: MarkdownExtension {
                 let node: OpaquePointer?
                 if let url = link.url {
                     node = tree.newNode(link.isImage ? CMARK_NODE_IMAGE : CMARK_NODE_LINK)
-                    node.map { cmark_node_set_url($0, url) }
+                    if let node { cmark_node_set_url(node, url) }
                 } else {
                     node = tree.newNode(CMARK_NODE_CUSTOM_INLINE, enter: Self.missingStart, exit: "</span>")
                 }
@@ -247,8 +247,9 @@ struct WikiLinkExtension: MarkdownExtension {
             ?? (target.isEmpty
                 ? lastHeading ?? "" : target + (heading.map { " › " + $0.split(separator: "#").joined(separator: " › ").trimmed } ?? ""))
         if target.isEmpty { return fragment.map { ("#" + PercentEncoding.pathSegment.encoded($0), shown, false) } }
-        let isImage = embed && Self.imageExtensions.contains(Path.fileExtension(target).lowercased())
-        if embed && !Path.fileExtension(target).isEmpty && Path.fileExtension(target).lowercased() != "md" {
+        let fileExtension = Path.fileExtension(target).lowercased()
+        let isImage = embed && Self.imageExtensions.contains(fileExtension)
+        if embed && !fileExtension.isEmpty && fileExtension != "md" {
             // An attachment, by its name anywhere in the vault.
             let file = index?.file(named: target)
             let link =
@@ -256,7 +257,7 @@ struct WikiLinkExtension: MarkdownExtension {
                 ?? target.split(separator: "/").map { PercentEncoding.pathSegment.encoded(String($0)) }.joined(separator: "/")
             return (link, label?.trimmed ?? (isImage ? target : Path.lastComponent(target)), isImage)
         }
-        let name = Path.fileExtension(target).lowercased() == "md" ? Path.deletingExtension(target) : target
+        let name = fileExtension == "md" ? Path.deletingExtension(target) : target
         if let input = index?.page(named: name) {
             return (url(to: input, fragment: fragment), shown, false)
         }
