@@ -208,19 +208,23 @@ struct WikiLinkExtension: MarkdownExtension {
         return found
     }
 
-    /// `open` … `close` at `index`, on one line and not empty: the end after `close`, and
-    /// the text between.
+    /// `open` … `close` (two bytes each) at `index`, on one line and not empty: the end
+    /// after `close`, and the text between.
     private static func enclosed(_ bytes: [UInt8], at index: Int, open: String, close: String) -> (Int, String)? {
-        guard bytes[index...].starts(with: open.utf8) else { return nil }
-        let start = index + open.utf8.count
+        // (Byte by byte: asked at every bracket of every title and body of a graph.)
+        let (open, close) = (Array(open.utf8), Array(close.utf8))
+        func isOpen(_ at: Int) -> Bool { bytes[at] == open[0] && bytes[at + 1] == open[1] }
+        func isClose(_ at: Int) -> Bool { bytes[at] == close[0] && bytes[at + 1] == close[1] }
+        guard index + 1 < bytes.count, isOpen(index) else { return nil }
+        let start = index + 2
         var end = start
         while end + 1 < bytes.count {
-            if bytes[end] == .lineFeed || bytes[end...].starts(with: open.utf8) { return nil }
-            if bytes[end...].starts(with: close.utf8) { break }
+            if bytes[end] == .lineFeed || isOpen(end) { return nil }
+            if isClose(end) { break }
             end += 1
         }
-        guard end + 1 < bytes.count, bytes[end...].starts(with: close.utf8), end > start else { return nil }
-        return (end + close.utf8.count, String(decoding: bytes[start..<end], as: UTF8.self))
+        guard end + 1 < bytes.count, isClose(end), end > start else { return nil }
+        return (end + 2, String(decoding: bytes[start..<end], as: UTF8.self))
     }
 
     /// What `[[inner]]` (or `![[inner]]`) links to and shows.
