@@ -396,14 +396,19 @@ final class CommonMarkDocument {
             // Inside a table or a block moved in from a cells' document, positions are that
             // document's: the innermost such node says which. (A leaf holds no link.)
             var levels: [(node: OpaquePointer, level: Int)] = []
+            // The line of the last node met that has one: a link an extension made (a wiki
+            // link) has none, and is placed there, its column unknown.
+            var lastLine = 0
             Self.walk(block) { node, entering in
                 let type = cmark_node_get_type(node)
                 if !entering, levels.last?.node == node { levels.removeLast() }
                 if entering, !Self.isLeaf(node), let level = NodeTag(of: node)?.level { levels.append((node, level)) }
+                if entering, cmark_node_get_start_line(node) > 0 { lastLine = Int(cmark_node_get_start_line(node)) }
                 guard entering, type == CMARK_NODE_LINK || type == CMARK_NODE_IMAGE else { return }
                 let url = cmark_node_get_url(node).map { String(cString: $0) } ?? ""
                 var line = Int(cmark_node_get_start_line(node))
                 var column = Int(cmark_node_get_start_column(node))
+                if line == 0 { (line, column) = (lastLine, 0) }
                 if let level = levels.last?.level {
                     let origin = LineOrigin.of(line: line, level: level, in: tree.moved)
                     line = Int(origin.line)

@@ -94,7 +94,7 @@ final class Embeds {
         nodesLeft -= count
         return Content(
             key: key, file: file, body: body, nodes: nodes, isBulletOutline: outline.isBulletOutline,
-            flavor: .withWikiLinks(index: index, page: page))
+            flavor: .withWikiLinks(index: index, page: page, anchors: false))
     }
 
     private func warn(_ line: Int, _ message: String) {

@@ -172,7 +172,7 @@ private struct Page {
             var titleLinks = TitleLinks(node, unsafe: options.unsafe)
             // In a site, a title's link to another input (an OPML link outline) is rewritten
             // and checked like a body's.
-            if let url = titleLinks.title, let href = links?.href(for: url, line: node.line, column: 0) { titleLinks.title = href }
+            if let url = titleLinks.title, let href = links?.href(for: url, line: embedLine ?? node.line, column: 0) { titleLinks.title = href }
             bodies.searchText?.begin(id: node.id, title: node.title)
             let mkdocsID = bodies.headingIds.mkdocsID(of: node)
             // An outliner's title line with markup renders as its Markdown (unless the node
@@ -195,7 +195,7 @@ private struct Page {
                 ids: ids, title: title, rich: richTitle, links: titleLinks, level: level, open: open, group: accordionGroup, into: &html)
             embed.flatMap { embedWriter($0, line: node.line, depth: depth + 1, offset: offset) }?(&html)
             bodies.appendHTML(
-                node.body, at: here, line: node.line, unsafe: options.unsafe, links: links, to: &html,
+                node.body, at: here, line: embedLine ?? node.line, unsafe: options.unsafe, links: links, to: &html,
                 writing: embedParagraphs(depth: depth + 1, offset: offset))
             write(
                 node.children, depth: depth + 1, offset: offset, group: options.accordion ? node.id : "", position: &position,
@@ -250,7 +250,7 @@ private struct Page {
         outline.forEachNode { node in
             position += 1
             guard let source = richTitleSource(of: node), !source.isEmpty else { return }
-            sources.append((String(OutlinerMarkdownParser.strippingHeading(source[...])), node.line))
+            sources.append((String(OutlinerMarkdownParser.strippingHeading(source[...])), embedLine ?? node.line))
             positions.append(position)
         }
         var titles: [Int: [UInt8]] = [:]
@@ -280,7 +280,7 @@ private struct Page {
         if isBulletOutline, source == "", node.title == HeadingMarkers.untitled { return [] }
         guard let source, !source.isEmpty else { return nil }
         let line = String(OutlinerMarkdownParser.strippingHeading(source[...]))
-        return bodies.inlineHTML(line, line: node.line, unsafe: options.unsafe, links: links)
+        return bodies.inlineHTML(line, line: embedLine ?? node.line, unsafe: options.unsafe, links: links)
     }
 
     /// A collapsible node's `<details>` start tag and its `<summary>`; `ids` are the node's

@@ -322,8 +322,8 @@ import Testing
         #expect(!home.contains(">one<") && !home.contains("Third"))
         #expect(home.contains("<div class=\"outline-embed\">\n<p>A quoted line\nand its end</p>\n</div>"))
         #expect(home.contains("<p>Inline <a href=\"Other.md\">Other</a> stays a link.</p>"))
-        // The block id is not shown on its own page either.
-        #expect(try html("sub/Deep.md").output.contains("<p>A quoted line\nand its end</p>"))
+        // The block id is not shown on its own page either: it is the paragraph's anchor.
+        #expect(try html("sub/Deep.md").output.contains("<p><span id=\"^quote\"></span>A quoted line\nand its end</p>"))
     }
 
     @Test func tagsWithoutAPageGetOneWhereLogseqWouldWriteIt() throws {
@@ -416,5 +416,27 @@ import Testing
         let many = WikiIndex(app: .logseq, root: root.path, inputs: inputs.reversed(), workers: 4)
         #expect(inputs.count > 200 && one.fingerprint == many.fingerprint)
         #expect(one.tagPages.map(\.input) == many.tagPages.map(\.input) && !one.tagPages.isEmpty)
+    }
+
+    @Test func aVaultsBlockLinksLeadToTheBlocksAnchor() throws {
+        let files = [
+            ".obsidian/app.json": "{}\n",
+            "A.md": "# A\n\nFirst paragraph. ^blk-1\n\n- an item ^item-2\n",
+            "sub/B.md": "# B\n\nSee [[A#^nope]], [[A#^blk-1]]\nand [[A#^item-2|the item]].\n\n![[A#^blk-1]]\n",
+        ]
+        let (root, html) = try Self.graph(.obsidian, files)
+        defer { Support.remove(root) }
+        let a = try html("A.md").output
+        #expect(a.contains("<p><span id=\"^blk-1\"></span>First paragraph.</p>") && a.contains("<li><span id=\"^item-2\"></span>an item</li>"))
+        let b = try html("sub/B.md").output
+        #expect(b.contains("<a href=\"../A.md#%5Eblk-1\">A › ^blk-1</a>") && b.contains("<a href=\"../A.md#%5Eitem-2\">the item</a>"))
+        // The embedded paragraph keeps no anchor: its own page has it.
+        #expect(b.contains("outline-embed") && !b.contains("id=\"^blk-1\""))
+        // As a site, a link to a block that has no anchor is a warning at its line.
+        let output = root.appending(path: "site")
+        let site = try Support.tool(root.path, "-o", output.path)
+        #expect(site.status == 0)
+        #expect(site.stderr.contains("sub/B.md:3: warning: no section '^nope' in ") && !site.stderr.contains("'^blk-1'"), "\(site.stderr)")
+        #expect(try Support.read(output.appending(path: "sub/B.html")).contains("<a href=\"../A.html#%5Eblk-1\">"))
     }
 }

@@ -15,10 +15,14 @@ struct WikiLinkExtension: MarkdownExtension {
     let page: String
     /// The page's folder, as `PercentEncoding.folder(of:)`.
     private let folder: [ArraySlice<UInt8>]
+    /// Whether an Obsidian block id (`^id`) leaves an anchor at the start of its paragraph,
+    /// which `[[Note#^id]]` links to (not in embedded content: the page it comes from has it).
+    let anchors: Bool
 
-    init(index: WikiIndex?, page: String) {
+    init(index: WikiIndex?, page: String, anchors: Bool = true) {
         self.index = index
         self.page = page
+        self.anchors = anchors
         folder = PercentEncoding.folder(of: page)
     }
 
@@ -46,6 +50,7 @@ struct WikiLinkExtension: MarkdownExtension {
     func makeInlines(under block: OpaquePointer, text: ArraySlice<UInt8>, of tree: MarkdownTree) {
         var texts: [OpaquePointer] = []
         var links: [OpaquePointer] = []
+        var blockAnchors: [(paragraph: OpaquePointer, id: ArraySlice<UInt8>)] = []
         var linkDepth = 0
         MarkdownTree.walk(under: block) { node, entering in
             switch cmark_node_get_type(node) {
@@ -60,6 +65,9 @@ struct WikiLinkExtension: MarkdownExtension {
                     let id = Self.blockID(ending: literal, first: cmark_node_previous(node) == nil)
                 {
                     // Obsidian's block id (`text ^id` at a paragraph's end) is not shown.
+                    if anchors, let paragraph = cmark_node_parent(node), cmark_node_get_type(paragraph) == CMARK_NODE_PARAGRAPH {
+                        blockAnchors.append((paragraph, literal.suffix(id)))
+                    }
                     literal = literal.dropLast(id + 1)
                     while literal.last == .space { literal = literal.dropLast() }
                     MarkdownTree.setLiteral(node, literal)
@@ -70,6 +78,11 @@ struct WikiLinkExtension: MarkdownExtension {
             default:
                 break
             }
+        }
+        for (paragraph, id) in blockAnchors {
+            // (The id is letters, digits and `-`: nothing to escape.)
+            let anchor = Self.anchorStart + String(decoding: id, as: UTF8.self) + "\"></span>"
+            if let node = tree.newNode(CMARK_NODE_CUSTOM_INLINE, enter: anchor, exit: "") { cmark_node_prepend_child(paragraph, node) }
         }
         for link in links {
             let url = String(cString: cmark_node_get_url(link))
@@ -140,13 +153,17 @@ struct WikiLinkExtension: MarkdownExtension {
     }
 
     /// A line break, or a text of spaces only.
+    /// Whether a paragraph's child shows nothing: white space, or a block id's anchor.
     private static func isSpace(_ node: OpaquePointer) -> Bool {
         switch cmark_node_get_type(node) {
         case CMARK_NODE_SOFTBREAK, CMARK_NODE_LINEBREAK: true
         case CMARK_NODE_TEXT: CommonMarkDocument.literalBytes(node).allSatisfy { $0 == .space || $0 == .tab }
+        case CMARK_NODE_CUSTOM_INLINE: cmark_node_get_on_enter(node).map { String(cString: $0).hasPrefix(anchorStart) } ?? false
         default: false
         }
     }
+
+    private static let anchorStart = "<span id=\"^"
 
     private static let embedStart = "<span class=\"outline-embed-link\" data-embed=\""
 
@@ -243,9 +260,9 @@ struct WikiLinkExtension: MarkdownExtension {
         }
         target = target.trimmed
         // `#A#B` names heading B under A: the last is the one linked to. Obsidian's block
-        // links (`#^id`) are not read: they link to the page.
+        // links (`#^id`) link to the block's anchor (`^id`).
         let lastHeading = heading.flatMap { $0.split(separator: "#").last.map { String($0).trimmed } }
-        let fragment = lastHeading.flatMap { $0.hasPrefix("^") ? nil : IdentifierAssigner.slug($0) }
+        let fragment = lastHeading.flatMap { $0.hasPrefix("^") ? $0 : IdentifierAssigner.slug($0) }
         let shown =
             label?.trimmed
             ?? (target.isEmpty
@@ -307,7 +324,10 @@ struct WikiLinkExtension: MarkdownExtension {
 extension MarkdownFlavor {
     /// GitHub's flavour with Logseq's blocks and wiki links, for the page at `page`:
     /// outliners' Markdown, and every page of a graph or vault (`index`).
-    static func withWikiLinks(index: WikiIndex?, page: String) -> MarkdownFlavor {
-        MarkdownFlavor(extensions: [LogseqBlockExtension()] + gitHub.extensions + [WikiLinkExtension(index: index, page: BatchPlan.absolute(page))])
+    static func withWikiLinks(index: WikiIndex?, page: String, anchors: Bool = true) -> MarkdownFlavor {
+        MarkdownFlavor(
+            extensions: [LogseqBlockExtension()] + gitHub.extensions + [
+                WikiLinkExtension(index: index, page: BatchPlan.absolute(page), anchors: anchors)
+            ])
     }
 }
