@@ -16,9 +16,10 @@ struct PercentEncoding: Sendable {
 
     /// RFC 3986's unreserved bytes only: what docs sites' own paths are written with.
     static let unreserved = PercentEncoding(keeping: "-._~")
-    /// Everything a path segment may hold as it is (RFC 3986 `pchar`): wiki links keep
+    /// What a path segment may hold as it is (RFC 3986 `pchar`) but `:`, which would make
+    /// a relative URL's first segment read as a scheme (`javascript:x.md`): wiki links keep
     /// the names' punctuation readable.
-    static let pathSegment = PercentEncoding(keeping: "-._~!$&'*+,;=:@")
+    static let pathSegment = PercentEncoding(keeping: "-._~!$&'*+,;=@")
 
     private static let hexDigits = Array("0123456789ABCDEF".utf8)
 

@@ -439,4 +439,16 @@ import Testing
         #expect(site.stderr.contains("sub/B.md:3: warning: no section '^nope' in ") && !site.stderr.contains("'^blk-1'"), "\(site.stderr)")
         #expect(try Support.read(output.appending(path: "sub/B.html")).contains("<a href=\"../A.html#%5Eblk-1\">"))
     }
+
+    @Test func aNoteNamedLikeASchemeIsLinkedAsAPath() throws {
+        // (A relative URL whose first segment holds `:` reads as a scheme: the link was cut.)
+        let (root, html) = try Self.graph(
+            .obsidian, [".obsidian/app.json": "{}\n", "javascript:alert(1).md": "# Evil\n", "Home.md": "See [[javascript:alert(1)]].\n"])
+        defer { Support.remove(root) }
+        let home = try html("Home.md").output
+        #expect(home.contains("<a href=\"javascript%3Aalert%281%29.md\">javascript:alert(1)</a>"), "\(home)")
+        let output = root.appending(path: "site")
+        #expect(try Support.tool(root.path, "-o", output.path).status == 0)
+        #expect(try Support.read(output.appending(path: "Home.html")).contains("<a href=\"javascript%3Aalert%281%29.html\">"))
+    }
 }
