@@ -106,7 +106,22 @@ final class MarkdownTree {
     /// The nodes of `type` in the tree, in document order, but for what lies under a node
     /// with a level (made in a document of its own: see `NodeTag.level`). `type` must be
     /// among the `collects` of a prepared extension. The tree is walked once, when this is
-    /// first asked: a step that frees nodes runs before any step that asks.
+    /// first asked: a step that frees nodes after that frees them through `free(_:)`.
+    /// Frees `node` and all it holds, which the shared walk's lists then forget: a step
+    /// that frees a node a later step has listed (raw HTML in a callout's first line, which
+    /// the details step reads) frees it through here.
+    func free(_ node: OpaquePointer) {
+        if var walked = found {
+            var gone: Set<OpaquePointer> = []
+            CommonMarkDocument.walk(node) { child, entering in if entering { gone.insert(child) } }
+            walked.nodes = walked.nodes.map { $0.filter { !gone.contains($0) } }
+            walked.headings.removeAll { gone.contains($0) }
+            found = walked
+            movedHeadings.removeAll { gone.contains($0) }
+        }
+        cmark_node_free(node)
+    }
+
     func nodes(_ type: cmark_node_type) -> [OpaquePointer] {
         let found = walkedOnce()
         guard let index = found.types.firstIndex(of: type.rawValue) else { return [] }

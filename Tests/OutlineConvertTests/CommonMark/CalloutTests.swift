@@ -5,6 +5,16 @@ import Testing
 
 /// Obsidian's callouts: `> [!type]-` closed, `+` open, none always shown, any type.
 @Suite struct CalloutTests {
+    @Test func rawHTMLInACalloutsFirstLineIsFreedOnceAndForgotten() throws {
+        // (Found by FuzzWriters: the callout freed the `<e>` the details step had listed,
+        // which then wrote into freed memory.)
+        let markdown = "t<details>\n>[!E]<e>ption:: Embedded\n\n> [!NOTE]\n> a <summary>x</summary> b\n"
+        for to in [OutputFormat.html, .text, .json] {
+            let output = try Support.convert(markdown) { $0.to = to }.output
+            #expect(output.contains("ption:: Embedded"))
+        }
+    }
+
     @Test func foldableCalloutsKeepTheStateWrittenAndGitHubAlertsStayAsGitHubReadsThem() throws {
         let markdown = """
             > [!faq]- Why *not*?

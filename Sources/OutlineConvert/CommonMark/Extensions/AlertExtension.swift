@@ -33,12 +33,12 @@ struct AlertExtension: MarkdownExtension {
             guard let made = tree.blocks.callout(classes: [type], title: CollapsibleBlocks.titleCased(type)),
                 let paragraph = cmark_node_first_child(quote), let marker = cmark_node_first_child(paragraph)
             else { continue }
-            if let lineBreak = cmark_node_next(marker) { cmark_node_free(lineBreak) }
-            cmark_node_free(marker)
-            if cmark_node_first_child(paragraph) == nil { cmark_node_free(paragraph) }
+            if let lineBreak = cmark_node_next(marker) { tree.free(lineBreak) }
+            tree.free(marker)
+            if cmark_node_first_child(paragraph) == nil { tree.free(paragraph) }
             cmark_node_insert_before(quote, made)
             while let child = cmark_node_first_child(quote) { cmark_node_append_child(made, child) }
-            cmark_node_free(quote)
+            tree.free(quote)
         }
         tree.blocks.noteHolders(under: root)
     }

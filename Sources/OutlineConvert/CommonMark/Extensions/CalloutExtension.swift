@@ -40,13 +40,13 @@ struct CalloutExtension: MarkdownExtension {
             // The first line goes (up to and with its line break); the rest is the content.
             while let inline = cmark_node_first_child(paragraph) {
                 let type = cmark_node_get_type(inline)
-                cmark_node_free(inline)
+                tree.free(inline)
                 if type == CMARK_NODE_SOFTBREAK || type == CMARK_NODE_LINEBREAK { break }
             }
-            if cmark_node_first_child(paragraph) == nil { cmark_node_free(paragraph) }
+            if cmark_node_first_child(paragraph) == nil { tree.free(paragraph) }
             cmark_node_insert_before(quote, made)
             while let child = cmark_node_first_child(quote) { cmark_node_append_child(made, child) }
-            cmark_node_free(quote)
+            tree.free(quote)
         }
         tree.blocks.noteHolders(under: root)
     }
