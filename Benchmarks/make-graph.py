@@ -30,12 +30,14 @@ def file_name(index):
 
 
 files = {name.lower(): file_name(index) for index, name in enumerate(names)}
+# The page each block id belongs to (page i holds ids 4i to 4i + 3).
+page_of_id = {block_id: position // 4 % count for position, block_id in enumerate(ids)}
 
 
 def markdown_links(title):
     """A title's wiki links and block references as Markdown links (all pages are in one folder there)."""
     title = re.sub(r"\[\[([^\]]+)\]\]", lambda m: f"[{m[1]}](<{files.get(m[1].lower(), m[1] + '.md')}>)", title)
-    return re.sub(r"\(\(([0-9a-f-]{36})\)\)", lambda m: f"[block](<{file_name(ids.index(m[1]) // 4 % count)}>)", title)
+    return re.sub(r"\(\(([0-9a-f-]{36})\)\)", lambda m: f"[block](<{file_name(page_of_id[m[1]])}>)", title)
 (graph / "logseq" / "config.edn").write_text('{:preferred-format "Markdown"}\n')
 
 

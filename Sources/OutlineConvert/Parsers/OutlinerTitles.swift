@@ -19,6 +19,8 @@ enum OutlinerTitles {
     /// `((` and `{{` escaped, and a `\` before what would start an item, a heading block or
     /// a property (`key\:: value`).
     static func titleLine(of title: String) -> String {
+        // (A literal line needs none of that: asked of every item of a graph.)
+        if LiteralLine.holds(title) { return title }
         var line = MarkdownEmitter.escapedTitle(title)
         if line.contains(bytes: "((") { line = line.replacing("(", with: "\\(") }
         if line.contains(bytes: "{{") { line = line.replacing("{", with: "\\{") }
@@ -65,10 +67,7 @@ enum OutlinerTitles {
             let plain = next < titles.count ? titles[next] : ""
             next += 1
             nodes[index].title = plain.isEmpty ? untitled(nodes[index].body) : plain
-            // (A literal line is its own title line.)
-            if !source.isEmpty && ((plain == source && LiteralLine.holds(source)) || titleLine(of: plain) == source) {
-                nodes[index].attributes[AttributeKey.outlinerTitle] = nil
-            }
+            if !source.isEmpty && titleLine(of: plain) == source { nodes[index].attributes[AttributeKey.outlinerTitle] = nil }
             apply(&nodes[index].children, titles: titles, next: &next)
         }
     }
