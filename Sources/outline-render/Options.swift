@@ -69,7 +69,7 @@ extension Arguments {
         ) {
             $0.templatePath = $1
         },
-        Option(names: ["--unsafe"], value: nil, help: "HTML: pass raw HTML in Markdown through.", forWriter: true) { a, _ in
+        Option(names: ["--unsafe"], value: nil, help: "HTML: keep all raw HTML (by default, what GitHub keeps).", forWriter: true) { a, _ in
             a.conversion.html.unsafe = true
         },
         Option(names: ["--accordion"], value: nil, help: "HTML: opening a section closes its open siblings.", forWriter: true) { a, _ in

@@ -174,7 +174,76 @@ def without_heading_ids(html):
     return _BODY_HEADING_ID.sub(r"<h\1>", html)
 
 
-def differences_from_oracle(markdown, args, command):
+# GitHub's sanitizer allowlist (html-pipeline's SanitizationFilter, with picture/source as
+# github.com keeps them), given to an independent sanitizer: ammonia (nh3, PyPI), an HTML5
+# parser's tree filtered and written back. The oracle for raw HTML (SPEC §3.1.2).
+GITHUB_ELEMENTS = {
+    "h1", "h2", "h3", "h4", "h5", "h6", "br", "b", "i", "strong", "em", "a", "pre", "code", "img", "tt", "div", "ins", "del",
+    "sup", "sub", "p", "ol", "ul", "table", "thead", "tbody", "tfoot", "blockquote", "dl", "dt", "dd", "kbd", "q", "samp", "var",
+    "hr", "ruby", "rt", "rp", "li", "tr", "td", "th", "s", "strike", "summary", "details", "caption", "figure", "figcaption",
+    "abbr", "bdo", "cite", "dfn", "mark", "small", "span", "time", "wbr", "picture", "source", "colgroup", "col", "u",
+}
+GITHUB_ATTRIBUTES = {
+    "*": {
+        "abbr", "accept", "accept-charset", "accesskey", "action", "align", "alt", "aria-describedby", "aria-hidden",
+        "aria-label", "aria-labelledby", "axis", "border", "cellpadding", "cellspacing", "char", "charoff", "charset",
+        "checked", "clear", "cols", "colspan", "color", "compact", "coords", "datetime", "dir", "disabled", "enctype", "for",
+        "frame", "headers", "height", "hreflang", "hspace", "id", "ismap", "label", "lang", "maxlength", "media", "method",
+        "multiple", "name", "nohref", "noshade", "nowrap", "open", "progress", "prompt", "readonly", "rel", "rev", "role",
+        "rows", "rowspan", "rules", "scope", "selected", "shape", "size", "span", "start", "summary", "tabindex", "title",
+        "type", "usemap", "valign", "value", "width", "itemprop",
+    },
+    "a": {"href"}, "img": {"src", "longdesc", "srcset", "sizes"}, "source": {"srcset", "sizes"},
+    "div": {"itemscope", "itemtype"}, "blockquote": {"cite"}, "del": {"cite"}, "ins": {"cite"}, "q": {"cite"},
+}
+GITHUB_DROPPED_WITH_CONTENT = {
+    "iframe", "math", "noembed", "noframes", "noscript", "plaintext", "script", "style", "svg", "xmp", "template",
+    "textarea", "title", "select", "object",
+}
+
+
+def github_sanitized(html):
+    """`html` as GitHub's allowlist keeps it, by ammonia (see GITHUB_ELEMENTS), its white
+    space made one space and none beside a tag (where the two sides may break lines apart),
+    without elements that hold nothing (an HTML parser makes some when it repairs the tree:
+    an `<a>` left open in a paragraph is opened again after it; ours closes it there)."""
+    import nh3
+    kept = nh3.clean(
+        html, tags=GITHUB_ELEMENTS, attributes=GITHUB_ATTRIBUTES, url_schemes={"http", "https", "mailto"},
+        clean_content_tags=GITHUB_DROPPED_WITH_CONTENT, strip_comments=True, link_rel=None)
+    kept = re.sub(r"\s*(<[^>]*>)\s*", r"\1", re.sub(r"\s+", " ", kept)).strip()
+    while True:
+        emptied = re.sub(r"<(\w+)[^>]*></\1>", "", kept)
+        if emptied == kept:
+            return kept
+        kept = emptied
+
+
+def github_visible(html):
+    """What a reader gets of `html` as GitHub keeps it: its text (white space made one space)
+    and the set of its elements with their attributes. Where an element left open ends is
+    not compared: an HTML parser carries an open `<code>` into every block after it, ours
+    closes it at the end of its list item or paragraph."""
+    from html.parser import HTMLParser
+
+    class Reader(HTMLParser):
+        def __init__(self):
+            super().__init__(convert_charrefs=True)
+            self.text, self.tags = [], set()
+
+        def handle_starttag(self, tag, attrs):
+            self.tags.add((tag, tuple(sorted(attrs))))
+
+        def handle_data(self, data):
+            self.text.append(data)
+
+    reader = Reader()
+    reader.feed(github_sanitized(html))
+    reader.close()
+    return " ".join("".join(reader.text).split()), reader.tags
+
+
+def differences_from_oracle(markdown, args, command, normalized=lambda html: html):
     """How outline-render's rendering of `markdown` (with `args`) differs from the oracle's
     (`command`): an empty list when it does not.
 
@@ -182,23 +251,24 @@ def differences_from_oracle(markdown, args, command):
       the oracle's HTML byte for byte.
     - With headings it becomes sections (by design ours wraps them in <details>): each node's
       title must be the oracle's heading text, and each body's HTML what the oracle renders
-      for it in the whole document's context."""
+      for it in the whole document's context.
+    Both sides' HTML is compared through `normalized` (`github_sanitized`: as a browser reads it)."""
     ours = run(*args, "--fragment", input=markdown, check=False)
     if ours.returncode != 0:
         return [f"exit {ours.returncode}: {ours.stderr.strip()}"]
     blocks = top_level_headings(markdown, command)
     headings = [b for b in blocks if b[1] is not None]
     if not headings:
-        expected = cmark(markdown, command)
-        html = without_heading_ids(ours.stdout)
+        expected = normalized(cmark(markdown, command))
+        html = normalized(without_heading_ids(ours.stdout))
         return [] if html == expected else [f"HTML differs:\nours:   {html!r}\noracle: {expected!r}"]
     differs = []
     outline = json.loads(run(*args, "-t", "json", input=markdown).stdout)
     titles = [node["title"] for _, node in preorder(outline["sections"])]
     if titles != [text for _, _, text in headings]:
         differs.append(f"titles {titles} != the oracle's {[t for _, _, t in headings]}")
-    bodies = [without_heading_ids(html) for _, html in fragment_bodies(ours.stdout)]
-    expected = cmark_section_bodies(markdown, blocks, command)
+    bodies = [normalized(without_heading_ids(html)) for _, html in fragment_bodies(ours.stdout)]
+    expected = [normalized(html) for html in cmark_section_bodies(markdown, blocks, command)]
     if bodies != expected:
         differs.append(f"bodies differ:\nours:   {bodies!r}\noracle: {expected!r}")
     return differs

@@ -220,10 +220,16 @@ def test_cache_options(tmp_path):
     assert not (tmp_path / "site/.outline-render-cache").exists()
 
 
-def test_raw_html_anchors_count_only_when_raw_html_is_kept(tmp_path):
+def test_raw_html_anchors_count_where_raw_html_keeps_them(tmp_path):
+    """`<a id>` and `<a name>` are kept as GitHub keeps them (and all raw HTML with --unsafe);
+    an `id` on an element GitHub drops (`<font id>`) is no anchor without --unsafe."""
     (tmp_path / "docs").mkdir()
-    (tmp_path / "docs" / "a.md").write_text('# A\n\n<a id="raw"></a>Here.\n\nSee [here](#raw).\n')
+    (tmp_path / "docs" / "a.md").write_text(
+        '# A\n\n<a id="raw"></a>Here. <a title="t" name="old"></a> <font id="gone">x</font>\n\n'
+        'See [here](#raw), [old](#old) and [gone](#gone).\n')
     safe = tool(tmp_path, "docs", "-o", "site")
-    assert "no section 'raw' in this page" in safe.stderr  # the anchor is left out of the page
+    assert "no section 'gone' in this page" in safe.stderr
+    assert "'raw'" not in safe.stderr and "'old'" not in safe.stderr
+    assert 'id="raw"' in (tmp_path / "site" / "a.html").read_text()
     unsafe = tool(tmp_path, "docs", "-o", "site2", "--unsafe")
     assert "warning" not in unsafe.stderr and 'id="raw"' in (tmp_path / "site2" / "a.html").read_text()

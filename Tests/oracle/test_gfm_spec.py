@@ -2,6 +2,9 @@
 command, never linked): every example of the GFM spec 0.29 and of cmark-gfm's extension tests
 (Tests/gfm-spec), rendered safe and with `--unsafe` (GitHub's tag filter then applies), must
 be what `cmark-gfm -e table -e strikethrough -e autolink -e tasklist` makes of the same text.
+Safe, raw HTML is what GitHub's sanitizer keeps (SPEC §3.1.2): an example that holds some is
+compared with cmark-gfm's `--unsafe` HTML as ammonia keeps it by GitHub's allowlist, both
+sides read by ammonia (`github_sanitized`); every other example byte for byte.
 
 The comparison is `differences_from_oracle` (conftest.py): byte for byte without headings,
 titles and each section's body with them. Every difference is listed in KNOWN with its reason."""
@@ -9,7 +12,7 @@ import re
 
 import pytest
 
-from conftest import CMARK_GFM, ROOT, differences_from_oracle
+from conftest import CMARK_GFM, ROOT, cmark, differences_from_oracle, github_sanitized
 
 FENCE = "`" * 32
 
@@ -39,6 +42,13 @@ KNOWN = {
     # An ATX heading with no text: a section needs a title (as in the CommonMark suite).
     ("spec", 49): "empty headings are titled Untitled",
 }
+# The same, for the safe rendering only (raw HTML as GitHub's sanitizer keeps it).
+KNOWN_SAFE = {
+    # An element whose content is raw text (<xmp>, <textarea>) left open: an HTML parser
+    # reads the rest of the page as its text, and drops it with it; ours drops the rest of
+    # its scope (the paragraph), so that raw HTML can never take the page after it.
+    ("extensions", 22): "an open <xmp> or <textarea> ends with its paragraph",
+}
 
 
 @pytest.mark.parametrize("unsafe", [False, True], ids=["safe", "unsafe"])
@@ -47,9 +57,13 @@ def test_example_renders_as_cmark_gfm_renders_it(example, unsafe):
     name, number, _, markdown = example
     args = ["--from", "markdown", *(["--unsafe"] if unsafe else [])]
     oracle = [*CMARK_GFM, *(["--unsafe", "-e", "tagfilter"] if unsafe else [])]
-    differs = differences_from_oracle(markdown, args, oracle)
-    if (name, number) in KNOWN:
-        assert differs, f"{name} example {number} is listed as different ({KNOWN[(name, number)]}) but now matches"
+    if not unsafe and "<!-- raw HTML omitted -->" in cmark(markdown, CMARK_GFM):
+        differs = differences_from_oracle(markdown, args, [*CMARK_GFM, "--unsafe"], github_sanitized)
+    else:
+        differs = differences_from_oracle(markdown, args, oracle)
+    known = KNOWN.get((name, number)) or (None if unsafe else KNOWN_SAFE.get((name, number)))
+    if known:
+        assert differs, f"{name} example {number} is listed as different ({known}) but now matches"
     else:
         assert not differs, f"{name} example {number}: " + "; ".join(differs)
 

@@ -262,7 +262,7 @@ def test_a_rerun_with_any_option_changed_writes_what_a_fresh_run_writes(tmp_path
     part of its key, or a rerun with the option would keep stale pages."""
     docs = tmp_path / "docs"
     docs.mkdir()
-    (docs / "a.md").write_text("# A\n\nText with <b>raw</b> HTML.\n\n## B\n\nMore.\n\n### C\n\nDeep.\n")
+    (docs / "a.md").write_text("# A\n\nText with <b class=\"x\">raw</b> HTML.\n\n## B\n\nMore.\n\n### C\n\nDeep.\n")
     (docs / "o.opml").write_text('<opml version="2.0"><head><expansionState>1</expansionState></head>'
                                  '<body><outline text="X" _note="x"><outline text="Y" _note="y"/></outline></body></opml>')
     tried = []

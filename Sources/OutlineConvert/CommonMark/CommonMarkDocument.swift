@@ -52,6 +52,8 @@ final class CommonMarkDocument {
     private var groupNames: [OpaquePointer: String] = [:]
     /// The top-level blocks whose inline content the extensions have made (`completeInlines`).
     private var inlinesMade: Set<OpaquePointer> = []
+    /// The top-level blocks whose raw HTML is settled (`settleRawHTML`).
+    private var rawHTMLSettled: Set<OpaquePointer> = []
     /// Read only for its sections' structure (see `parse`): never rendered.
     let isStructureOnly: Bool
 
@@ -385,6 +387,46 @@ final class CommonMarkDocument {
             if let next { rewritten = next }
         }
         return rewritten
+    }
+
+    /// Settles the raw HTML of the blocks in `range`, once (see `RawHTMLExtension`): what
+    /// GitHub keeps of it, or all of it with `keepsAll`; the URLs kept go through `rewrite`
+    /// as links' do (see `rewriteLinks`). Nothing when the flavour has no `raw_html`.
+    func settleRawHTML(ofBlocks range: Range<Int>, keepsAll: Bool, rewrite: ((String, Int, Int) -> String?)?) {
+        guard let raw = tree.extensions.lazy.compactMap({ $0 as? RawHTMLExtension }).first else { return }
+        completeInlines(ofBlocks: range)
+        let placed = rewrite.map { rewrite in
+            { (url: String, node: OpaquePointer, line: Int, column: Int) in
+                let (line, column) = self.sourcePosition(line: line, column: column, of: node)
+                return rewrite(url, line, column)
+            }
+        }
+        for index in range {
+            guard let block = blockNodes[index], rawHTMLSettled.insert(block).inserted else { continue }
+            let settled = raw.settle(block, in: tree, keepsAll: keepsAll, rewrite: placed)
+            guard settled != block else { continue }
+            blockNodes[index] = settled
+            rawHTMLSettled.remove(block)
+            rawHTMLSettled.insert(settled)
+            if inlinesMade.remove(block) != nil { inlinesMade.insert(settled) }
+        }
+    }
+
+    /// Where `line` and `column` of `node`'s document are in the source: inside a table or
+    /// a block moved in from a cells' document, through the innermost such node's origin;
+    /// a node made by an extension (line 0) is placed at the nearest node above it that has one.
+    private func sourcePosition(line: Int, column: Int, of node: OpaquePointer) -> (Int, Int) {
+        var (line, column) = (line, column)
+        var ancestor = cmark_node_parent(node)
+        while let current = ancestor {
+            if line == 0, cmark_node_get_start_line(current) > 0 { (line, column) = (Int(cmark_node_get_start_line(current)), 0) }
+            if let level = NodeTag(of: current)?.level {
+                let origin = LineOrigin.of(line: line, level: level, in: tree.moved)
+                return (Int(origin.line), max(column + Int(origin.columnShift), 1))
+            }
+            ancestor = cmark_node_parent(current)
+        }
+        return (line, column)
     }
 
     /// Lets `rewrite` change the destination of every link and image in the blocks in

@@ -7,7 +7,7 @@ struct MarkdownFlavor: Equatable, Sendable {
     let extensions: [any MarkdownExtension]
 
     /// GitHub Flavored Markdown as GitHub renders it (`cmark-gfm -e table -e strikethrough
-    /// -e autolink -e tasklist`, and the tag filter), with the blocks people write in docs:
+    /// -e autolink -e tasklist`, the raw HTML its sanitizer keeps, and the tag filter), with the blocks people write in docs:
     /// GitHub's alerts and `<details>`, Obsidian's callouts, and mkdocs' blocks and
     /// attribute lists.
     static let gitHub = MarkdownFlavor(extensions: [
@@ -19,6 +19,7 @@ struct MarkdownFlavor: Equatable, Sendable {
         AlertExtension(),
         CalloutExtension(),
         DetailsExtension(),
+        RawHTMLExtension(),
         TagFilterExtension(),
         AttributeListExtension(),
     ])

@@ -111,15 +111,21 @@ final class MarkdownTree {
     /// that frees a node a later step has listed (raw HTML in a callout's first line, which
     /// the details step reads) frees it through here.
     func free(_ node: OpaquePointer) {
+        free([node])
+    }
+
+    /// Frees each of `nodes` (unlinked, or linked) and all they hold, in one pass over the lists.
+    func free(_ nodes: [OpaquePointer]) {
+        guard !nodes.isEmpty else { return }
         if var walked = found {
             var gone: Set<OpaquePointer> = []
-            CommonMarkDocument.walk(node) { child, entering in if entering { gone.insert(child) } }
+            for node in nodes { CommonMarkDocument.walk(node) { child, entering in if entering { gone.insert(child) } } }
             walked.nodes = walked.nodes.map { $0.filter { !gone.contains($0) } }
             walked.headings.removeAll { gone.contains($0) }
             found = walked
             movedHeadings.removeAll { gone.contains($0) }
         }
-        cmark_node_free(node)
+        for node in nodes { cmark_node_free(node) }
     }
 
     func nodes(_ type: cmark_node_type) -> [OpaquePointer] {

@@ -66,11 +66,13 @@ struct BodyRenderer {
         writing: ((OpaquePointer, Int) -> ((inout ByteBuffer) -> Void)?)? = nil
     ) {
         guard let (document, range, sourceLines) = source(body, at: position) else { return }
-        if let links {
-            document.rewriteLinks(ofBlocks: range) { url, linkLine, column in
+        let rewrite = links.map { links in
+            { (url: String, linkLine: Int, column: Int) in
                 sourceLines ? links.href(for: url, line: linkLine, column: column) : links.href(for: url, line: line, column: 0)
             }
         }
+        document.settleRawHTML(ofBlocks: range, keepsAll: unsafe, rewrite: rewrite)
+        if let rewrite { document.rewriteLinks(ofBlocks: range, rewrite) }
         document.prepare(ofBlocks: range, ids: headingIds, forcedOpen: forcedOpen)
         document.appendHTML(
             ofBlocks: range, unsafe: unsafe, to: &html, text: searchText,
@@ -83,7 +85,9 @@ struct BodyRenderer {
         if LiteralLine.holds(markdown) { return LiteralLine.html(markdown) }
         let document = CommonMarkDocument(parsing: markdown, flavor: bodies?.flavor ?? flavor, isBody: true)
         guard document.blockCount == 1 else { return nil }
-        if let links { document.rewriteLinks(ofBlocks: 0..<1) { url, _, _ in links.href(for: url, line: line, column: 0) } }
+        let rewrite = links.map { links in { (url: String, _: Int, _: Int) in links.href(for: url, line: line, column: 0) } }
+        document.settleRawHTML(ofBlocks: 0..<1, keepsAll: unsafe, rewrite: rewrite)
+        if let rewrite { document.rewriteLinks(ofBlocks: 0..<1, rewrite) }
         var html = ByteBuffer(capacity: markdown.utf8.count * 2)
         document.appendHTML(ofBlocks: 0..<1, unsafe: unsafe, to: &html, text: nil)
         return Self.paragraphContent(html.finish())
@@ -107,13 +111,15 @@ struct BodyRenderer {
         let document = CommonMarkDocument(
             parsing: batched.map { titles[$0].markdown }.joined(separator: "\n\n"), flavor: bodies?.flavor ?? flavor, isBody: true)
         let all = 0..<document.blockCount
-        if let links {
+        let rewrite = links.map { links in
             // (Line 2i + 1 of the document is title i's.)
-            document.rewriteLinks(ofBlocks: all) { url, line, _ in
+            { (url: String, line: Int, _: Int) in
                 let index = (line - 1) / 2
-                return links.href(for: url, line: index < batched.count ? titles[batched[index]].line : 0, column: 0)
+                return links.href(for: url, line: index >= 0 && index < batched.count ? titles[batched[index]].line : 0, column: 0)
             }
         }
+        document.settleRawHTML(ofBlocks: all, keepsAll: unsafe, rewrite: rewrite)
+        if let rewrite { document.rewriteLinks(ofBlocks: all, rewrite) }
         let blocks = document.eachBlockHTML(ofBlocks: all, unsafe: unsafe)
         guard blocks.count == batched.count else { return results }
         for (index, html) in zip(batched, blocks) { results[index] = Self.paragraphContent(html) }

@@ -204,16 +204,17 @@ public struct Converter: Sendable {
         document.warnings += resolve(&document.outline, file: file)
     }
 
-    /// The values of every ` id="…"` attribute in an HTML page.
+    /// The values of every ` id="…"` attribute in an HTML page, and of ` name="…"` in an
+    /// `<a>` tag (an anchor raw HTML may hold, as the sanitizer writes it).
     private static func htmlIDs(in html: [UInt8]) -> [String] {
         var ids: [String] = []
         html.withUnsafeBufferPointer { html in
             // ` id="`, found by its `=`: far rarer in a page than the space it starts with.
-            var index = 3
+            var index = 5
             while let equals = html.firstIndex(ofByte: UInt8(ascii: "="), from: index) {
                 index = equals + 1
-                guard equals + 1 < html.count, html[equals + 1] == UInt8(ascii: "\""), html[equals - 3] == .space,
-                    html[equals - 2] == UInt8(ascii: "i"), html[equals - 1] == UInt8(ascii: "d")
+                guard equals + 1 < html.count, html[equals + 1] == UInt8(ascii: "\""),
+                    Self.endsWith(html, at: equals, " id") || (Self.endsWith(html, at: equals, " name") && Self.isInLinkTag(html, at: equals))
                 else { continue }
                 let start = equals + 2
                 guard let end = html.firstIndex(ofByte: UInt8(ascii: "\""), from: start) else { break }
@@ -222,6 +223,20 @@ public struct Converter: Sendable {
             }
         }
         return ids
+    }
+
+    /// Whether the bytes before `index` are `text`.
+    private static func endsWith(_ html: UnsafeBufferPointer<UInt8>, at index: Int, _ text: StaticString) -> Bool {
+        let count = text.utf8CodeUnitCount
+        guard index >= count else { return false }
+        return UnsafeBufferPointer(start: text.utf8Start, count: count).elementsEqual(html[(index - count)..<index])
+    }
+
+    /// Whether `index` is inside an `<a …>` start tag.
+    private static func isInLinkTag(_ html: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
+        var at = index - 1
+        while at >= 0, html[at] != UInt8(ascii: "<"), html[at] != UInt8(ascii: ">") { at -= 1 }
+        return at >= 0 && at + 2 < index && html[at] == UInt8(ascii: "<") && html[at + 1] == UInt8(ascii: "a") && html[at + 2] == .space
     }
 
     /// The page's `<title>`: the outline's title, else its first node's, else the file's

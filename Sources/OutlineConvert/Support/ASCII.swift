@@ -4,6 +4,10 @@ extension UInt8 {
     var isASCIILetter: Bool { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(self | 0x20) }
     /// `0`–`9`.
     var isASCIIDigit: Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self) }
+    /// `0`–`9`, `A`–`F` or `a`–`f`.
+    var isASCIIHexDigit: Bool { isASCIIDigit || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(self | 0x20) }
+    /// HTML's white space: tab, line feed, form feed, carriage return, space.
+    var isHTMLSpace: Bool { self == 0x20 || self == 0x09 || self == 0x0A || self == 0x0C || self == 0x0D }
 }
 
 extension UInt8 {

@@ -35,6 +35,8 @@ import Testing
 
         <script>alert(1)</script>
 
+        <img src=logo.png alt=Logo onerror=alert(1)>
+
         [Install](install.md){ .md-button }
         """
     let marks: [String: [String]] = [
@@ -47,18 +49,25 @@ import Testing
         "callouts": ["<details class=\"outline-callout outline-callout-faq\"><summary>", "▸ Folded question"],
         "details": ["<details class=\"outline-block\"", "▸ More"],
         "tagfilter": ["&lt;script>"],
+        "raw_html": ["<img src=\"logo.png\" alt=\"Logo\">"],
         "attr_list": ["class=\"md-button\""],
     ]
 
-    /// The body's HTML (raw HTML kept, for the tag filter) and plain text, read with `flavor`.
+    /// The body's HTML with raw HTML kept (for the tag filter), then as GitHub keeps it, and
+    /// its plain text, read with `flavor`.
     private func rendered(_ flavor: MarkdownFlavor) -> String {
-        let document = CommonMarkDocument(parsing: sample, flavor: flavor, isBody: true)
-        let blocks = document.group(0..<document.blockCount)
-        var html = ByteBuffer()
-        document.prepare(ofBlocks: blocks, ids: PageHeadingIdentifiers(), forcedOpen: nil)
-        document.appendHTML(ofBlocks: blocks, unsafe: true, to: &html)
-        let text = document.plainText(ofBlocks: blocks, indent: "")
-        return String(decoding: html.finish(), as: UTF8.self) + "\n" + String(decoding: text, as: UTF8.self)
+        var output = ""
+        for unsafe in [true, false] {
+            let document = CommonMarkDocument(parsing: sample, flavor: flavor, isBody: true)
+            let blocks = document.group(0..<document.blockCount)
+            var html = ByteBuffer()
+            document.settleRawHTML(ofBlocks: blocks, keepsAll: unsafe, rewrite: nil)
+            document.prepare(ofBlocks: blocks, ids: PageHeadingIdentifiers(), forcedOpen: nil)
+            document.appendHTML(ofBlocks: blocks, unsafe: unsafe, to: &html)
+            output += String(decoding: html.finish(), as: UTF8.self) + "\n"
+            if unsafe { output += String(decoding: document.plainText(ofBlocks: blocks, indent: ""), as: UTF8.self) + "\n" }
+        }
+        return output
     }
 
     @Test func everyExtensionHasAUniqueNameAndASampleHere() {
