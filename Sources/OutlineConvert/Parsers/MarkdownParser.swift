@@ -68,6 +68,7 @@ struct MarkdownParser: OutlineReader {
         var bodies = ParsedBodies(document: document, flavor: flavor)
         var preamble = ""
         var bodyStart = (line: frontMatter.lineCount + 1, block: 0)
+        var levelOneTitle: String?
         // Bodies end in document order: the preamble first, then each node's.
         func endBody(beforeLine line: Int, block: Int) {
             let body = String(decoding: source.text(from: bodyStart.line, through: line - 1), as: UTF8.self)
@@ -85,6 +86,7 @@ struct MarkdownParser: OutlineReader {
             let markers = HeadingMarkers(parts: heading.parts, source: source.line(textLine))
             var attributes = markers.attributes
             var level = heading.level
+            if level == 1 && levelOneTitle == nil { levelOneTitle = markers.title }
             // The Markdown writer's fallback for depths past six: `###### x {outline-depth="9"}`.
             if level == 6, let depth = attributes[AttributeKey.depth].flatMap({ Int($0) }), depth > 6 {
                 level = min(depth, XMLReader.maxDepth)
@@ -103,7 +105,9 @@ struct MarkdownParser: OutlineReader {
         let outline = Outline(
             title: frontMatter.title, body: preamble, nodes: tree.finish(), attributes: frontMatter.attributes,
             collapseDepth: frontMatter.collapseDepth)
-        return ParsedDocument(outline: outline, warnings: frontMatter.warnings, bodies: bodies)
+        var parsed = ParsedDocument(outline: outline, warnings: frontMatter.warnings, bodies: bodies)
+        parsed.levelOneTitle = levelOneTitle
+        return parsed
     }
 }
 

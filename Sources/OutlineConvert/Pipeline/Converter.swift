@@ -160,7 +160,7 @@ public struct Converter: Sendable {
         if document.isBulletOutline, options.to.writer.rendersBodies, let index = options.wikiIndex {
             OutlinerPages.name(&outline, file: file, index: index)
         }
-        let title = pageTitle(outline, file: file)
+        let title = pageTitle(document, outline: outline, file: file)
         var context = WriteContext(options: options, file: file, pageTitle: title, inputSize: inputSize)
         context.site = site
         context.sink = sink
@@ -240,8 +240,15 @@ public struct Converter: Sendable {
     }
 
     /// The page's `<title>`: the outline's title, else its first node's, else the file's
-    /// name as mkdocs titles a page by it (`getting-started.md` → "Getting started").
-    private func pageTitle(_ outline: Outline, file: String) -> String {
-        outline.title ?? outline.nodes.first?.title ?? Path.title(ofName: Path.deletingExtension(Path.lastComponent(file)))
+    /// name as mkdocs titles a page by it (`getting-started.md` → "Getting started"). A
+    /// README (Markdown, read as headings) is titled as GitHub shows it: by its first level-1
+    /// heading, else by its folder's name, as the repository's; never by a lower heading.
+    private func pageTitle(_ document: ParsedDocument, outline: Outline, file: String) -> String {
+        let name = Path.deletingExtension(Path.lastComponent(file))
+        if name.lowercased() == "readme", InputFormat(pathExtension: Path.fileExtension(file)) == .markdown, !document.isBulletOutline {
+            let folder = Path.lastComponent(Path.parent(BatchPlan.absolute(file)))
+            if let title = outline.title ?? document.levelOneTitle ?? (folder.isEmpty || folder == "/" ? nil : folder) { return title }
+        }
+        return outline.title ?? outline.nodes.first?.title ?? Path.title(ofName: name)
     }
 }

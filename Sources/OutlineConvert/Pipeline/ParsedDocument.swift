@@ -12,6 +12,8 @@ public struct ParsedDocument {
     /// as the apps show them (text with bullets), and a page without a title shows its name
     /// (only where it is shown: HTML and text; the outline keeps no title).
     var isBulletOutline = false
+    /// The title of its first level-1 heading (Markdown input), which titles a README.
+    var levelOneTitle: String?
 
     init(outline: Outline, warnings: [Diagnostic] = [], bodies: ParsedBodies? = nil) {
         self.outline = outline

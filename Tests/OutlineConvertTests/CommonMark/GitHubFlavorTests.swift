@@ -117,6 +117,22 @@ import Testing
         #expect(page.contains(#"<td>see <a href="missing.md">bad</a> and <a href="other.html">good</a></td>"#))
     }
 
+    @Test func aReadmeIsTitledByItsFirstLevelOneHeadingElseByItsFolder() throws {
+        let folder = try Support.temporaryDirectory().appending(path: "bat")
+        defer { Support.remove(folder.deletingLastPathComponent()) }
+        let readme = folder.appending(path: "README.md")
+        func title(_ markdown: String, file: URL) throws -> String? {
+            try Support.write(markdown, to: file)
+            let page = try Support.tool(file.path).stdout
+            return page.firstRange(of: /<title>([^<]*)<\/title>/).map { String(page[$0].dropFirst(7).dropLast(8)) }
+        }
+        #expect(try title("<p align=\"center\"><img src=\"logo.png\"></p>\n\n## Syntax highlighting\n\n# Bat\n", file: readme) == "Bat")
+        #expect(try title("## Syntax highlighting\n", file: readme) == "bat")
+        #expect(try title("---\ntitle: Mine\n---\n## Syntax highlighting\n", file: readme) == "Mine")
+        // Any other page is titled by its first heading.
+        #expect(try title("## Syntax highlighting\n", file: folder.appending(path: "guide.md")) == "Syntax highlighting")
+    }
+
     @Test func aSetextHeadingStaysAHeadingInADocumentWithTables() throws {
         let outline = try Support.outline("a | b\n-- | --\n\nTitle\n-----\n\nbody\n")
         #expect(outline.nodes.map(\.title) == ["Title"])
