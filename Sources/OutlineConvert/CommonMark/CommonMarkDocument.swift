@@ -116,6 +116,7 @@ final class CommonMarkDocument {
         for step in tree.extensions { step.makeBlocks(of: tree) }
         let nodes = tree.headings
         if !nodes.isEmpty { headings.make(nodes, root: tree.root, source: tree.source, memory: memory) }
+        tree.forgetWalk()
         return (tree, headings)
     }
 
@@ -402,7 +403,7 @@ final class CommonMarkDocument {
             }
         }
         for index in range {
-            guard let block = blockNodes[index], rawHTMLSettled.insert(block).inserted else { continue }
+            guard let block = blockNodes[index], rawHTMLSettled.insert(block).inserted, mayHoldRawHTML(block) else { continue }
             let settled = raw.settle(block, in: tree, keepsAll: keepsAll, rewrite: placed)
             guard settled != block else { continue }
             blockNodes[index] = settled
@@ -410,6 +411,17 @@ final class CommonMarkDocument {
             rawHTMLSettled.insert(settled)
             if inlinesMade.remove(block) != nil { inlinesMade.insert(settled) }
         }
+    }
+
+    /// Whether the lines a top-level block was read from hold a `<` (a body's container has
+    /// no lines of its own: its blocks' are read); true when that is not known.
+    private func mayHoldRawHTML(_ block: OpaquePointer) -> Bool {
+        let first = cmark_node_get_start_line(block) > 0 ? block : cmark_node_first_child(block)
+        let last = cmark_node_get_start_line(block) > 0 ? block : cmark_node_last_child(block)
+        guard let first, let last else { return true }
+        let (start, end) = (Int(cmark_node_get_start_line(first)), Int(cmark_node_get_end_line(last)))
+        guard start > 0, end >= start, end <= tree.source.count else { return true }
+        return tree.source.lines(start, through: end).firstIndex(ofByte: UInt8(ascii: "<")) != nil
     }
 
     /// Where `line` and `column` of `node`'s document are in the source: inside a table or

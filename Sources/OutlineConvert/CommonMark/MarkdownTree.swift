@@ -128,6 +128,13 @@ final class MarkdownTree {
         for node in nodes { cmark_node_free(node) }
     }
 
+    /// Says that the steps that read the shared walk are done (the tree is parsed): nodes
+    /// freed from now on are freed at once, not looked for in its lists.
+    func forgetWalk() {
+        found = nil
+        movedHeadings = []
+    }
+
     func nodes(_ type: cmark_node_type) -> [OpaquePointer] {
         let found = walkedOnce()
         guard let index = found.types.firstIndex(of: type.rawValue) else { return [] }

@@ -31,21 +31,26 @@ struct RawHTMLExtension: MarkdownExtension {
             var sanitizer = HTMLSanitizer(keepsAll: keepsAll)
             return settle(block, with: &sanitizer, closingScope: true, tree: tree, rewrite: rewrite, replaced: &replaced)
         }
-        // Scopes are settled outermost first, from a list (a document may nest deeply).
-        var scopes = [block]
-        while let scope = scopes.popLast() {
-            guard !CommonMarkDocument.isLeaf(scope) else { continue }
+        // The scopes that hold raw HTML (its nodes' parents), in the order their first raw
+        // node comes: an outer scope's before what it holds after that node.
+        var scopes: [OpaquePointer] = []
+        var listed: Set<OpaquePointer> = []
+        CommonMarkDocument.walk(block) { node, entering in
+            guard entering, Self.isRaw(node), let parent = cmark_node_parent(node), listed.insert(parent).inserted else { return }
+            scopes.append(parent)
+        }
+        for scope in scopes where Self.isAttached(scope, under: block) {
             var sanitizer = HTMLSanitizer(keepsAll: keepsAll)
-            for child in MarkdownTree.children(of: scope) {
-                if Self.isRaw(child) {
-                    _ = settle(child, with: &sanitizer, closingScope: false, tree: tree, rewrite: rewrite, replaced: &replaced)
+            var child = cmark_node_first_child(scope)
+            while let node = child {
+                child = cmark_node_next(node)
+                if Self.isRaw(node) {
+                    _ = settle(node, with: &sanitizer, closingScope: false, tree: tree, rewrite: rewrite, replaced: &replaced)
                 } else if sanitizer.dropping != nil && !keepsAll && !Self.holdsBlocks(scope) {
                     // (Only inline content goes with a dropped element: a body's Markdown
                     // blocks, which headings and blocks may be listed in, stay.)
-                    cmark_node_unlink(child)
-                    replaced.append(child)
-                } else {
-                    scopes.append(child)
+                    cmark_node_unlink(node)
+                    replaced.append(node)
                 }
             }
             let closing = sanitizer.closingOpenElements()
@@ -99,6 +104,16 @@ struct RawHTMLExtension: MarkdownExtension {
         cmark_node_unlink(node)
         replaced.append(node)
         return made
+    }
+
+    /// Whether `node` is still under `block` (not in what a dropped element took).
+    private static func isAttached(_ node: OpaquePointer, under block: OpaquePointer) -> Bool {
+        var current = node
+        while current != block {
+            guard let parent = cmark_node_parent(current) else { return false }
+            current = parent
+        }
+        return true
     }
 
     private static func isRaw(_ node: OpaquePointer) -> Bool {
