@@ -7,9 +7,9 @@ struct MarkdownFlavor: Equatable, Sendable {
     let extensions: [any MarkdownExtension]
 
     /// GitHub Flavored Markdown as GitHub renders it (`cmark-gfm -e table -e strikethrough
-    /// -e autolink -e tasklist`, the raw HTML its sanitizer keeps, and the tag filter), with the blocks people write in docs:
-    /// GitHub's alerts and `<details>`, Obsidian's callouts, and mkdocs' blocks and
-    /// attribute lists.
+    /// -e autolink -e tasklist`, the raw HTML its sanitizer keeps, and the tag filter), with
+    /// the blocks people write in docs: GitHub's alerts and `<details>`, Obsidian's callouts,
+    /// mkdocs' blocks and attribute lists, and mermaid fences as mkdocs-material writes them.
     static let gitHub = MarkdownFlavor(extensions: [
         AdmonitionExtension(),
         TableExtension(),
@@ -22,6 +22,7 @@ struct MarkdownFlavor: Equatable, Sendable {
         RawHTMLExtension(),
         TagFilterExtension(),
         AttributeListExtension(),
+        MermaidExtension(),
     ])
     /// Strict CommonMark (`--from commonmark`): cmark's own reading, no extension.
     static let commonMark = MarkdownFlavor(extensions: [])

@@ -38,6 +38,10 @@ import Testing
         <img src=logo.png alt=Logo onerror=alert(1)>
 
         [Install](install.md){ .md-button }
+
+        ```mermaid
+        graph LR
+        ```
         """
     let marks: [String: [String]] = [
         "admonition": ["outline-callout-note", "• Kept"],
@@ -49,6 +53,7 @@ import Testing
         "callouts": ["<details class=\"outline-callout outline-callout-faq\"><summary>", "▸ Folded question"],
         "details": ["<details class=\"outline-block\"", "▸ More"],
         "tagfilter": ["&lt;script>"],
+        "mermaid": ["<pre class=\"mermaid\"><code>graph LR"],
         "raw_html": ["<img src=\"logo.png\" alt=\"Logo\">"],
         "attr_list": ["class=\"md-button\""],
     ]
