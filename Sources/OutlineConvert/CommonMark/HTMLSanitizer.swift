@@ -81,7 +81,7 @@ struct HTMLSanitizer {
                 output += rewritten == tag ? Array(source) : rewritten.html
                 return
             }
-            guard Self.elements.contains(tag.name) else { return }
+            guard Self.elements.contains(tag.name), open.count < Self.maxOpen || Self.voidElements.contains(tag.name) else { return }
             if let top = open.last, Self.closesOpen(top, tag.name) {
                 output += Array("</\(top)>".utf8)
                 open.removeLast()
@@ -104,18 +104,14 @@ struct HTMLSanitizer {
             if checked, !urls.allSatisfy({ Self.hasAllowedScheme($0, schemes) }) { return nil }
             guard let rewrite else { return attribute }
             var rewritten = attribute
-            var text = String(decoding: value, as: UTF8.self)
-            var changed = false
+            var bytes = value
             // (From the last, so that the ranges of those before stay right.)
             for url in urls.reversed() {
-                let at = offset + attribute.offset + url.startIndex
-                guard let decoded = HTMLEntities.decodedURL(url), let href = rewrite(decoded, at) else { continue }
-                let start = text.utf8.index(text.utf8.startIndex, offsetBy: url.startIndex)
-                let end = text.utf8.index(start, offsetBy: url.count)
-                text.replaceSubrange(start..<end, with: HTMLEntities.escaped(href))
-                changed = true
+                guard let decoded = HTMLEntities.decodedURL(url), let href = rewrite(decoded, offset + attribute.offset + url.startIndex)
+                else { continue }
+                bytes.replaceSubrange(url.startIndex..<url.endIndex, with: HTMLEntities.escaped(href).utf8)
             }
-            if changed { rewritten.value = Array(text.utf8) }
+            rewritten.value = bytes
             return rewritten
         }
         return result
@@ -123,9 +119,18 @@ struct HTMLSanitizer {
 
     /// The end of the end tag `</name…>` (any case) at or after `index`; nil if there is none.
     private static func endTag(named name: String, in piece: [UInt8], from index: Int) -> Int? {
+        let name = Array(name.utf8)
         var at = index
         while let open = piece[at...].firstIndex(of: UInt8(ascii: "<")) {
-            if let (tag, end) = HTMLTag.read(piece, at: open), tag.kind == .end, tag.name == name { return end }
+            // (Only `</name` followed by a space, `/` or `>` is read as a tag: reading every `<`
+            // of a script as one would scan to the end for each.)
+            let after = open + 2 + name.count
+            if after < piece.count, piece[open + 1] == UInt8(ascii: "/"),
+                zip(piece[(open + 2)..<after], name).allSatisfy({ ($0.isASCIILetter ? $0 | 0x20 : $0) == $1 }),
+                piece[after].isHTMLSpace || piece[after] == UInt8(ascii: "/") || piece[after] == UInt8(ascii: ">")
+            {
+                return HTMLTag.read(piece, at: open)?.1
+            }
             at = open + 1
         }
         return nil
@@ -173,6 +178,10 @@ struct HTMLSanitizer {
         "iframe", "math", "noembed", "noframes", "noscript", "plaintext", "script", "style", "svg", "xmp", "template", "textarea",
         "title", "select", "object",
     ]
+
+    /// How many kept elements may be open in one scope; deeper start tags are dropped (so
+    /// that no end tag searches a long list).
+    static let maxOpen = 256
 
     private static let voidElements: Set<String> = [
         "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr",

@@ -59,6 +59,17 @@ import Testing
         #expect(try fragment("<div title=\"x\n\ny\n") == "<p>y</p>\n")
     }
 
+    @Test func deepOrEndlessRawHTMLIsBounded() throws {
+        // At most `maxOpen` elements open in a scope: deeper start tags are dropped, and each
+        // end tag searches no longer a list; all that is opened is closed.
+        let deep = try fragment(String(repeating: "<div>", count: 300) + String(repeating: "</span>", count: 300) + "\n\nafter\n")
+        #expect(deep.components(separatedBy: "<div>").count - 1 == HTMLSanitizer.maxOpen)
+        #expect(deep.components(separatedBy: "</div>").count - 1 == HTMLSanitizer.maxOpen)
+        #expect(!deep.contains("span") && deep.contains("<p>after</p>"))
+        // A script never closed takes the rest of its block, however many `<` it holds.
+        #expect(try fragment("<script>" + String(repeating: "<a ", count: 10_000) + "\n") == "")
+    }
+
     @Test func unsafeKeepsItAllAsWritten() throws {
         let markdown = "<p align=center onclick=\"x()\"><img src=logo.png style=\"a\"></p>\n"
         #expect(try fragment(markdown, unsafe: true) == markdown)
