@@ -117,6 +117,14 @@ import Testing
         #expect(page.contains(#"<td>see <a href="missing.md">bad</a> and <a href="other.html">good</a></td>"#))
     }
 
+    @Test func everyMermaidFenceIsWrittenAsMkDocsMaterialWritesIt() throws {
+        let output = try html("```mermaid\ngraph LR\n```\n\ntext\n\n```mermaid\npie\n```\n\n```python\nx\n```\n")
+        #expect(
+            output
+                == "<pre class=\"mermaid\"><code>graph LR\n</code></pre>\n<p>text</p>\n<pre class=\"mermaid\"><code>pie\n</code></pre>\n"
+                + "<pre><code class=\"language-python\">x\n</code></pre>\n")
+    }
+
     @Test func aReadmeIsTitledByItsFirstLevelOneHeadingElseByItsFolder() throws {
         let folder = try Support.temporaryDirectory().appending(path: "bat")
         defer { Support.remove(folder.deletingLastPathComponent()) }

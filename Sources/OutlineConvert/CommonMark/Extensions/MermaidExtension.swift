@@ -6,12 +6,24 @@ struct MermaidExtension: MarkdownExtension {
     var name: String { "mermaid" }
 
     func prepared(for source: SourceLines) -> MermaidExtension? {
-        source.bytes.firstRange(of: Array("mermaid".utf8)) != nil ? self : nil
+        source.bytes.contains(bytes: "mermaid") ? self : nil
     }
 
     func rewriteHTML(_ html: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
-        guard html.firstRange(of: Self.cmarkStart) != nil else { return nil }
-        return Array(html).replacing(Self.cmarkStart, with: Self.start)
+        // (By memchr: a generic search of a page's HTML costs more than writing it.)
+        guard var found = html.firstIndex(of: Self.cmarkStart) else { return nil }
+        var output: [UInt8] = []
+        output.reserveCapacity(html.count)
+        var copied = 0
+        while true {
+            output += html[copied..<found]
+            output += Self.start
+            copied = found + Self.cmarkStart.count
+            guard let next = html.firstIndex(of: Self.cmarkStart, from: copied) else { break }
+            found = next
+        }
+        output += html[copied...]
+        return output
     }
 
     /// How cmark starts a code block whose info string's first word is `mermaid`.
