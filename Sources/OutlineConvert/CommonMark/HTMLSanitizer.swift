@@ -109,7 +109,9 @@ struct HTMLSanitizer {
             for url in urls.reversed() {
                 guard let decoded = HTMLEntities.decodedURL(url), let href = rewrite(decoded, offset + attribute.offset + url.startIndex)
                 else { continue }
-                bytes.replaceSubrange(url.startIndex..<url.endIndex, with: HTMLEntities.escaped(href).utf8)
+                var escaped = ByteBuffer(capacity: href.utf8.count)
+                escaped.write(escaping: href)
+                bytes.replaceSubrange(url.startIndex..<url.endIndex, with: escaped.finish())
             }
             rewritten.value = bytes
             return rewritten

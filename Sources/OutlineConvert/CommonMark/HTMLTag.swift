@@ -205,22 +205,6 @@ enum HTMLEntities {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// `text` as the value of a double-quoted attribute.
-    static func escaped(_ text: String) -> String {
-        var result = ""
-        result.unicodeScalars.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "\"": result += "&quot;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
-    }
-
     /// Named references that URLs use, and those that would hide a scheme's letters or
     /// `:` (a tab or line break decodes to nothing: a browser drops them from URLs).
     private static let named: [String: String] = [

@@ -71,8 +71,7 @@ struct BodyRenderer {
                 sourceLines ? links.href(for: url, line: linkLine, column: column) : links.href(for: url, line: line, column: 0)
             }
         }
-        document.settleRawHTML(ofBlocks: range, keepsAll: unsafe, rewrite: rewrite)
-        if let rewrite { document.rewriteLinks(ofBlocks: range, rewrite) }
+        Self.settleLinks(of: document, blocks: range, unsafe: unsafe, rewrite: rewrite)
         document.prepare(ofBlocks: range, ids: headingIds, forcedOpen: forcedOpen)
         document.appendHTML(
             ofBlocks: range, unsafe: unsafe, to: &html, text: searchText,
@@ -86,11 +85,19 @@ struct BodyRenderer {
         let document = CommonMarkDocument(parsing: markdown, flavor: bodies?.flavor ?? flavor, isBody: true)
         guard document.blockCount == 1 else { return nil }
         let rewrite = links.map { links in { (url: String, _: Int, _: Int) in links.href(for: url, line: line, column: 0) } }
-        document.settleRawHTML(ofBlocks: 0..<1, keepsAll: unsafe, rewrite: rewrite)
-        if let rewrite { document.rewriteLinks(ofBlocks: 0..<1, rewrite) }
+        Self.settleLinks(of: document, blocks: 0..<1, unsafe: unsafe, rewrite: rewrite)
         var html = ByteBuffer(capacity: markdown.utf8.count * 2)
         document.appendHTML(ofBlocks: 0..<1, unsafe: unsafe, to: &html, text: nil)
         return Self.paragraphContent(html.finish())
+    }
+
+    /// Before blocks are written: their raw HTML settled (`settleRawHTML`), then, in a site,
+    /// every link's destination through `rewrite` (given it and its line and column).
+    private static func settleLinks(
+        of document: CommonMarkDocument, blocks range: Range<Int>, unsafe: Bool, rewrite: ((String, Int, Int) -> String?)?
+    ) {
+        document.settleRawHTML(ofBlocks: range, keepsAll: unsafe, rewrite: rewrite)
+        if let rewrite { document.rewriteLinks(ofBlocks: range, rewrite) }
     }
 
     /// What is inside `<p>…</p>\n`; nil for HTML of anything else.
@@ -118,8 +125,7 @@ struct BodyRenderer {
                 return links.href(for: url, line: index >= 0 && index < batched.count ? titles[batched[index]].line : 0, column: 0)
             }
         }
-        document.settleRawHTML(ofBlocks: all, keepsAll: unsafe, rewrite: rewrite)
-        if let rewrite { document.rewriteLinks(ofBlocks: all, rewrite) }
+        Self.settleLinks(of: document, blocks: all, unsafe: unsafe, rewrite: rewrite)
         let blocks = document.eachBlockHTML(ofBlocks: all, unsafe: unsafe)
         guard blocks.count == batched.count else { return results }
         for (index, html) in zip(batched, blocks) { results[index] = Self.paragraphContent(html) }
