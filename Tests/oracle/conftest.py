@@ -42,7 +42,7 @@ def to_json(path, *args):
 
 CMARK = ["cmark"]
 # GitHub Flavored Markdown as outline-render reads Markdown by default (the oracle for it).
-CMARK_GFM = ["cmark-gfm", "-e", "table", "-e", "strikethrough", "-e", "autolink", "-e", "tasklist"]
+CMARK_GFM = ["cmark-gfm", "-e", "table", "-e", "strikethrough", "-e", "autolink", "-e", "tasklist", "-e", "footnotes"]
 
 
 def cmark(markdown, command=CMARK):
@@ -115,9 +115,13 @@ NS = "{http://commonmark.org/xml/1.0}"
 def top_level_headings(markdown, command=CMARK):
     """(start line, level, plain text) of each top-level heading, from cmark's XML."""
     xml = subprocess.run([*command, "-t", "xml", "--sourcepos"], input=markdown, capture_output=True, text=True, check=True).stdout
-    document = ET.fromstring(xml)
+    # (cmark-gfm's XML names a footnote's definition `<unknown>`, and writes it after the
+    # rest, out of the order of positions: it has no heading, and is left out.)
+    document = ET.fromstring(re.sub(r"<(/?)<unknown>", r"<\1footnote", xml))
     blocks = []
     for child in document:
+        if child.tag == "footnote":
+            continue
         # (cmark-gfm gives no position to the paragraph it splits off before a table.)
         start = int(child.get("sourcepos").split(":")[0]) if child.get("sourcepos") else (blocks[-1][0] if blocks else 1)
         if child.tag == NS + "heading":

@@ -114,6 +114,7 @@ final class CommonMarkDocument {
             }
         }
         for step in tree.extensions { step.makeBlocks(of: tree) }
+        for step in tree.extensions { step.finishBlocks(of: tree) }
         let nodes = tree.headings
         if !nodes.isEmpty { headings.make(nodes, root: tree.root, source: tree.source, memory: memory) }
         tree.forgetWalk()

@@ -13,6 +13,8 @@ internal import CCmark
 ///    extensions it returns;
 /// 3. `makeBlocks` on the whole tree (tables, task items, alerts, details); or, when only
 ///    the sections of the text are read, `shapeSections`;
+///    Then `finishBlocks`, once every extension's blocks are made (footnotes are numbered in
+///    the order of their references, tables' cells included);
 /// 4. `makeInlines` on one top-level block, just before it is first written or its links
 ///    are read (strikethrough, autolinks): never on blocks that are not written;
 /// 5. when blocks are written: `beforeHTML` on each, then `rewriteHTML` on what cmark
@@ -42,6 +44,8 @@ protocol MarkdownExtension: Sendable {
     func shapeSections(of tree: MarkdownTree)
     /// Step 3: what the extension makes of the tree's blocks.
     func makeBlocks(of tree: MarkdownTree)
+    /// Step 3, after every extension's `makeBlocks`: what needs all the blocks made.
+    func finishBlocks(of tree: MarkdownTree)
     /// Step 4: what it makes of the inline content under `block`, whose text is in `text`
     /// (the source lines it was parsed from: a cheap test there spares most blocks a walk).
     func makeInlines(under block: OpaquePointer, text: ArraySlice<UInt8>, of tree: MarkdownTree)
@@ -61,6 +65,7 @@ extension MarkdownExtension {
     func rewriteSource(of tree: MarkdownTree) {}
     func shapeSections(of tree: MarkdownTree) {}
     func makeBlocks(of tree: MarkdownTree) {}
+    func finishBlocks(of tree: MarkdownTree) {}
     func makeInlines(under block: OpaquePointer, text: ArraySlice<UInt8>, of tree: MarkdownTree) {}
     func beforeHTML(of block: OpaquePointer, keepsRawHTML: Bool) {}
     func rewriteHTML(_ html: UnsafeBufferPointer<UInt8>) -> [UInt8]? { nil }
@@ -73,4 +78,7 @@ enum PlainTextPiece {
     case block([UInt8])
     /// Text where the node is, in the paragraph that holds it (its content is written after).
     case inline([UInt8])
+    /// A container numbered among its siblings (1, 2, …), as an ordered list's item: its first
+    /// line starts with `before`, its number and `after`, its other lines with `rest`.
+    case numbered(before: [UInt8], after: [UInt8], rest: [UInt8])
 }

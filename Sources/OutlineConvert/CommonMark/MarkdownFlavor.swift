@@ -7,10 +7,13 @@ struct MarkdownFlavor: Equatable, Sendable {
     let extensions: [any MarkdownExtension]
 
     /// GitHub Flavored Markdown as GitHub renders it (`cmark-gfm -e table -e strikethrough
-    /// -e autolink -e tasklist`, the raw HTML its sanitizer keeps, and the tag filter), with
+    /// -e autolink -e tasklist -e footnotes`, the raw HTML its sanitizer keeps, and the tag filter), with
     /// the blocks people write in docs: GitHub's alerts and `<details>`, Obsidian's callouts,
     /// mkdocs' blocks and attribute lists, and mermaid fences as mkdocs-material writes them.
     static let gitHub = MarkdownFlavor(extensions: [
+        // (First: its text is rewritten before mkdocs' blocks are read, and its notes are
+        // made before any other step reads their list items.)
+        FootnoteExtension(),
         AdmonitionExtension(),
         TableExtension(),
         TaskListExtension(),

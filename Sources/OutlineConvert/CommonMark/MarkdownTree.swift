@@ -24,6 +24,16 @@ final class MarkdownTree {
     var moved: [[LineOrigin]] = []
     /// The document of a table's cells (see `TableExtension`), not the source's own tree.
     let isTableCells: Bool
+    /// The footnotes' definitions (see `FootnoteExtension`), in the order they were written.
+    var footnotes: [Footnote] = []
+
+    /// A footnote's definition: the line it starts on, its label as written, and the note
+    /// made of it.
+    struct Footnote {
+        let line: Int
+        let label: [UInt8]
+        var note: OpaquePointer? = nil
+    }
 
     /// Whether the headings at the top level of the tree are bodies' (a body parsed on its
     /// own) rather than sections; whether only the sections of the text are read.
@@ -146,6 +156,13 @@ final class MarkdownTree {
     var headings: [OpaquePointer] {
         guard !structureOnly && !isTableCells else { return [] }
         return walkedOnce().headings + movedHeadings
+    }
+
+    /// Whether `node` is a heading read as a section's title (a top-level one of a text read
+    /// as sections), whose content shows only as plain text.
+    func isSectionTitle(_ node: OpaquePointer?) -> Bool {
+        guard let node, !topLevelHeadings, !isTableCells else { return false }
+        return cmark_node_get_type(node) == CMARK_NODE_HEADING && cmark_node_parent(node) == root
     }
 
     /// Says that `nodes`, top-level headings before, are now in a block: headings of a body.

@@ -44,6 +44,8 @@ struct PlainTextWriter {
     private var wroteBlock = false
     /// The text of the paragraph or heading being read.
     private var inline: [UInt8] = []
+    /// The number of the last numbered container (`PlainTextPiece.numbered`) under each node.
+    private var numbers: [OpaquePointer: Int] = [:]
     /// A table written whole, or a closed block: nothing under it is visited until it ends.
     private var skipping: OpaquePointer?
     /// The collapsible and callout blocks, and how they show.
@@ -90,6 +92,18 @@ struct PlainTextWriter {
                 return
             case .inline(let text):
                 inline += text
+            case .numbered(let before, let after, let rest):
+                guard entering else {
+                    // (An empty one still shows its number.)
+                    if containers.last?.firstLinePending == true { emit([]) }
+                    containers.removeLast()
+                    return
+                }
+                let parent = cmark_node_parent(node)
+                let number = (parent.flatMap { numbers[$0] } ?? 0) + 1
+                if let parent { numbers[parent] = number }
+                containers.append(Container(first: before + Array(String(number).utf8) + after, rest: rest))
+                return
             }
         case .bodyHeading?:
             // (A body's heading is written like the heading it was.)

@@ -20,6 +20,9 @@ struct PercentEncoding: Sendable {
     /// a relative URL's first segment read as a scheme (`javascript:x.md`): wiki links keep
     /// the names' punctuation readable.
     static let pathSegment = PercentEncoding(keeping: "-._~!$&'*+,;=@")
+    /// What cmark keeps as it is when it writes a URL (houdini's `escape_href`, where `&`
+    /// and `'` are then written as HTML references).
+    static let href = PercentEncoding(keeping: "-_.+!*'(),%#@?=;:/$~&")
 
     private static let hexDigits = Array("0123456789ABCDEF".utf8)
 

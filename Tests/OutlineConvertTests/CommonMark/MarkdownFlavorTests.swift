@@ -42,6 +42,10 @@ import Testing
         ```mermaid
         graph LR
         ```
+
+        A note[^n].
+
+        [^n]: The note.
         """
     let marks: [String: [String]] = [
         "admonition": ["outline-callout-note", "• Kept"],
@@ -56,6 +60,7 @@ import Testing
         "mermaid": ["<pre class=\"mermaid\"><code>graph LR"],
         "raw_html": ["<img src=\"logo.png\" alt=\"Logo\">"],
         "attr_list": ["class=\"md-button\""],
+        "footnotes": ["data-footnote-ref>1</a></sup>", "[1] The note."],
     ]
 
     /// The body's HTML with raw HTML kept (for the tag filter), then as GitHub keeps it, and

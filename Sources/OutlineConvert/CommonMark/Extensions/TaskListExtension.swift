@@ -20,7 +20,8 @@ struct TaskListExtension: MarkdownExtension {
     var appliesInTableCells: Bool { true }
 
     func makeBlocks(of tree: MarkdownTree) {
-        for item in tree.nodes(CMARK_NODE_ITEM) { makeTask(item, in: tree) }
+        // (An item another extension tagged is its own: a footnote's.)
+        for item in tree.nodes(CMARK_NODE_ITEM) where NodeTag(of: item) == nil { makeTask(item, in: tree) }
     }
 
     func plainText(of node: OpaquePointer, kind: UInt8, entering: Bool) -> PlainTextPiece? {
