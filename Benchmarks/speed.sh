@@ -57,7 +57,7 @@ outline() {  # outline FORMAT OPML_SIZE: an ~11 MB input of FORMAT from a genera
 # The benchmark document less every line with a pipe: a document with no tables.
 plain=$data/large-no-tables.md
 [ -s "$plain" ] || grep -v '|' "$doc" >"$plain"
-gfm=(cmark-gfm -e table -e strikethrough -e autolink -e tasklist)
+gfm=(cmark-gfm -e table -e strikethrough -e autolink -e tasklist -e footnotes)
 xml=$(outline xml 8600000)
 plist=$(outline plist 4500000)
 opml=$(outline opml 11000000)

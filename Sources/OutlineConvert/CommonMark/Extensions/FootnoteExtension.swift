@@ -1,4 +1,9 @@
 internal import CCmark
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// GitHub's footnotes (`footnotes`): `[^label]` refers to a note written anywhere as
 /// `[^label]: text`, with more of its content indented four columns below. The notes
@@ -204,9 +209,10 @@ struct FootnoteExtension: MarkdownExtension {
         CommonMarkDocument.walk(tree.root) { node, entering in
             if !entering, levels.last?.node == node { levels.removeLast() }
             if entering, !CommonMarkDocument.isLeaf(node), let level = NodeTag(of: node)?.level { levels.append((node, level)) }
-            guard entering, cmark_node_get_type(node) == CMARK_NODE_TEXT else { return }
-            let literal = CommonMarkDocument.literalBytes(node)
-            guard literal[...].contains(bytes: "[^") else { return }
+            // (Most text holds no `[^`: strstr says so without a copy.)
+            guard entering, cmark_node_get_type(node) == CMARK_NODE_TEXT, let literal = cmark_node_get_literal(node),
+                strstr(literal, "[^") != nil
+            else { return }
             found.append((node, Self.sourceSlice(of: node, level: levels.last?.level, in: tree), tree.isSectionTitle(cmark_node_parent(node))))
         }
         for (node, slice, inTitle) in found {
