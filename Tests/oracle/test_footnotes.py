@@ -2,10 +2,14 @@
 try one rule of cmark-gfm's (where a note starts and ends, which references count, how notes
 are numbered, kept, ordered and linked back), must render as cmark-gfm renders it, byte for
 byte (`differences_from_oracle`: bodies in the whole document's context when it has
-sections). The example of cmark-gfm's own tests is in test_gfm_spec.py."""
+sections). The example of cmark-gfm's own tests is in test_gfm_spec.py. In a browser, a
+reference opens the closed section that holds its note."""
 import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import CMARK_GFM, cmark, differences_from_oracle, github_sanitized, run
+from test_browser import browser  # (the shared fixture)
 
 CASES = {
     "basic": "Text[^1] and more[^2].\n\n[^1]: One.\n[^2]: Two words here.\n",
@@ -77,3 +81,21 @@ def test_footnotes_in_plain_text_and_json():
     assert "[^n]: First note." in run("--from", "markdown", "-t", "json", input=text).stdout
     # Strict CommonMark has no footnotes: a one-word note is a link reference there.
     assert "fnref" not in run("--from", "commonmark", "--fragment", input="a[^1]\n\n[^1]: x\n").stdout
+
+
+def test_a_reference_opens_the_closed_section_that_holds_its_note(browser, tmp_path):
+    # The notes go to the end of the last section's body: here a closed one. Following a
+    # reference opens it and shows the note; its back-link leads back to the reference.
+    source = tmp_path / "notes.md"
+    source.write_text("# Open\n\nSee the note[^1].\n\n# Closed {.collapsed}\n\nLater.\n\n[^1]: The note itself.\n")
+    page = tmp_path / "notes.html"
+    run(source, "-o", page)
+    browser.get(page.as_uri())
+    note = browser.find_element(By.ID, "fn-1")
+    assert not note.is_displayed()
+    browser.find_element(By.CSS_SELECTOR, "sup.footnote-ref a").click()
+    WebDriverWait(browser, 10).until(lambda driver: note.is_displayed())
+    assert browser.execute_script("return document.getElementById('closed').open") is True
+    browser.find_element(By.CSS_SELECTOR, "a.footnote-backref").click()
+    WebDriverWait(browser, 10).until(lambda driver: driver.execute_script("return location.hash") == "#fnref-1")
+    assert browser.find_element(By.ID, "fnref-1").is_displayed()
