@@ -43,6 +43,8 @@ CASES = {
     "a note holding a list": "a[^1]\n\n[^1]: Items:\n\n    - one\n    - two\n",
     "line endings": "a[^1]\r\n\r\n[^1]: One.\r\n",
     "in a list item": "- a[^1]\n\n  [^1]: Inside.\n- b\n",
+    "indented, content below (as mkdocs-material writes them)": "a[^1] b[^2]\n\n  [^1]:\n    Below.\n\n    More.\n\n  [^2]: Two.\n\n    Still two.\n",
+    "in a list item, with more": "- a[^1]\n\n  [^1]: Inside.\n\n      More inside.\n- b\n",
     "in a block quote": "> a[^1]\n> [^1]: Quoted\n> lazy\n\nb[^2]\n\n> [^2]: Alone.\n",
     "a blank line first": "a[^1]\n\n[^1]:\n\n    Below a blank line.\n",
     "a table in a note": "a[^1]\n\n[^1]: | a | b |\n    |---|---|\n    | c[^1] | d |\n",

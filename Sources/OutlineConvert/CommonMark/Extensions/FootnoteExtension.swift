@@ -36,7 +36,9 @@ struct FootnoteExtension: MarkdownExtension {
     /// A note's first line in the source: `[^label]:` after at most three spaces.
     private struct Definition {
         let line: Int
-        /// Where `[^` starts, and where the content starts (after the spaces that follow `:`).
+        /// Where its indent starts (after any block quote markers), where `[^` starts, and
+        /// where the content starts (after the spaces that follow `:`).
+        let indentStart: Int
         let start: Int
         let contentStart: Int
         let label: [UInt8]
@@ -45,14 +47,16 @@ struct FootnoteExtension: MarkdownExtension {
     func rewriteSource(of tree: MarkdownTree) {
         let source = tree.source
         guard source.bytes.contains(bytes: "[^") else { return }
-        let definitions = Self.definitions(in: source, outside: Self.verbatimLines(of: tree.root))
+        let (verbatim, items) = Self.containers(of: tree.root)
+        let definitions = Self.definitions(in: source, outside: verbatim)
         guard !definitions.isEmpty else { return }
         let lists = Self.topLevelLists(of: tree.root, in: source)
         var text: [UInt8] = []
         text.reserveCapacity(source.bytes.count + definitions.count * 4)
         var copied = source.bytes.startIndex
         var previous: [UInt8] = []
-        for definition in definitions {
+        let offsets = Self.contentColumns(of: definitions, in: items, source: source)
+        for (definition, offset) in zip(definitions, offsets) {
             let line = source.line(definition.line)
             // A marker no list next to this one uses, so that the item is a list of its own,
             // nor one that makes a rule of content such as `- - -`.
@@ -62,7 +66,9 @@ struct FootnoteExtension: MarkdownExtension {
             let first = content.first.map { [$0] } ?? []
             let marker = Self.markers.first { $0 != previous && $0 != nearby && $0 != following && $0 != first } ?? Self.markers[0]
             previous = marker
-            text += source.bytes[copied..<definition.start]
+            // The note's content is four columns past its container's (the document's, or a
+            // list item's that holds it), not past its own indent: that indent goes.
+            text += source.bytes[copied..<max(definition.indentStart, min(definition.start, line.startIndex + offset))]
             text += marker + Array(repeating: UInt8.space, count: 4 - marker.count)
             // (An item that starts with a blank line would have its content one column past
             // its marker, where a note's is four columns in: a comment stands in.)
@@ -92,8 +98,10 @@ struct FootnoteExtension: MarkdownExtension {
             let line = source.line(number)
             // (After block quote markers, each with at most three spaces before it.)
             var index = line.startIndex
+            var indentStart = index
             while true {
                 let indent = index
+                indentStart = indent
                 while index < line.endIndex, index - indent < 3, line[index] == .space { index += 1 }
                 guard index < line.endIndex, line[index] == UInt8(ascii: ">") else { break }
                 index += 1
@@ -108,7 +116,8 @@ struct FootnoteExtension: MarkdownExtension {
             }
             var content = end + 2
             while content < line.endIndex, line[content] == .space || line[content] == .tab { content += 1 }
-            found.append(Definition(line: number, start: index, contentStart: content, label: Array(line[labelStart..<end])))
+            found.append(
+                Definition(line: number, indentStart: indentStart, start: index, contentStart: content, label: Array(line[labelStart..<end])))
         }
         return found
     }
@@ -118,16 +127,49 @@ struct FootnoteExtension: MarkdownExtension {
         byte == UInt8(ascii: "]") || byte == .space || byte == .tab || byte == .carriageReturn || byte == .lineFeed || byte == 0
     }
 
-    /// The lines of code blocks and HTML blocks, in order: no note starts there.
-    private static func verbatimLines(of root: OpaquePointer) -> [ClosedRange<Int>] {
+    /// The lines of code blocks and HTML blocks, in order (no note starts there), and the
+    /// list items: their lines and the column their content starts at, in order.
+    private static func containers(of root: OpaquePointer) -> (verbatim: [ClosedRange<Int>], items: [ListItemLines]) {
         var lines: [ClosedRange<Int>] = []
+        var items: [ListItemLines] = []
         MarkdownTree.walk(under: root, inlines: false) { node, entering in
             let type = cmark_node_get_type(node)
-            guard entering, type == CMARK_NODE_CODE_BLOCK || type == CMARK_NODE_HTML_BLOCK else { return }
             let (start, end) = (Int(cmark_node_get_start_line(node)), Int(cmark_node_get_end_line(node)))
-            if start > 0, end >= start { lines.append(start...end) }
+            guard entering, start > 0, end >= start else { return }
+            if type == CMARK_NODE_CODE_BLOCK || type == CMARK_NODE_HTML_BLOCK { lines.append(start...end) }
+            if type == CMARK_NODE_ITEM {
+                let content = cmark_node_first_child(node).map { Int(cmark_node_get_start_column($0)) - 1 }
+                items.append(ListItemLines(lines: start...end, column: content ?? Int(cmark_node_get_start_column(node)) + 1))
+            }
         }
-        return lines.sorted { $0.lowerBound < $1.lowerBound }
+        return (lines.sorted { $0.lowerBound < $1.lowerBound }, items)
+    }
+
+    /// A list item's lines, and the byte column (from 0) its content starts at.
+    private struct ListItemLines {
+        let lines: ClosedRange<Int>
+        let column: Int
+    }
+
+    /// For each note (in order), the column its container's content starts at: that of the
+    /// innermost list item that holds its line and whose content starts no further right
+    /// than the note; 0 for none. (Items come in document order and nest: one sweep, with
+    /// the items holding the current line on a stack.)
+    private static func contentColumns(of definitions: [Definition], in items: [ListItemLines], source: SourceLines) -> [Int] {
+        var columns: [Int] = []
+        var holding: [ListItemLines] = []
+        var next = 0
+        for definition in definitions {
+            while next < items.count, items[next].lines.lowerBound <= definition.line {
+                while let last = holding.last, last.lines.upperBound < items[next].lines.lowerBound { holding.removeLast() }
+                holding.append(items[next])
+                next += 1
+            }
+            while let last = holding.last, last.lines.upperBound < definition.line { holding.removeLast() }
+            let at = definition.start - source.line(definition.line).startIndex
+            columns.append(holding.last { $0.column <= at }?.column ?? 0)
+        }
+        return columns
     }
 
     /// The top-level lists: the line each starts on and its marker (`-`, `1.`, …).
