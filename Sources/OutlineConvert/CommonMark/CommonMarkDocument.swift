@@ -368,7 +368,8 @@ final class CommonMarkDocument {
     /// Appends cmark's HTML of `node`, as the extensions rewrite it, to `html`, and its text to `text`.
     private func render(_ node: OpaquePointer, unsafe: Bool, to html: inout ByteBuffer, text: SearchText?) {
         let steps = tree.extensions
-        for step in steps { step.beforeHTML(of: node, keepsRawHTML: unsafe) }
+        let lines = sourceText(of: node)
+        for step in steps { step.beforeHTML(of: node, text: lines, keepsRawHTML: unsafe) }
         guard let rendered = cmark_render_html(node, unsafe ? CMARK_OPT_UNSAFE : CMARK_OPT_DEFAULT) else { return }
         defer { memory.pointee.free(rendered) }  // (from the tree's allocator)
         let bytes = UnsafeRawBufferPointer(start: rendered, count: strlen(rendered)).assumingMemoryBound(to: UInt8.self)
@@ -414,15 +415,20 @@ final class CommonMarkDocument {
         }
     }
 
-    /// Whether the lines a top-level block was read from hold a `<` (a body's container has
-    /// no lines of its own: its blocks' are read); true when that is not known.
+    /// Whether the lines a top-level block was read from hold a `<`; true when that is not known.
     private func mayHoldRawHTML(_ block: OpaquePointer) -> Bool {
+        sourceText(of: block).map { $0.firstIndex(ofByte: UInt8(ascii: "<")) != nil } ?? true
+    }
+
+    /// The lines a top-level block was read from (a body's container has no lines of its
+    /// own: its blocks' are read); nil when they are not known.
+    private func sourceText(of block: OpaquePointer) -> ArraySlice<UInt8>? {
         let first = cmark_node_get_start_line(block) > 0 ? block : cmark_node_first_child(block)
         let last = cmark_node_get_start_line(block) > 0 ? block : cmark_node_last_child(block)
-        guard let first, let last else { return true }
+        guard let first, let last else { return nil }
         let (start, end) = (Int(cmark_node_get_start_line(first)), Int(cmark_node_get_end_line(last)))
-        guard start > 0, end >= start, end <= tree.source.count else { return true }
-        return tree.source.lines(start, through: end).firstIndex(ofByte: UInt8(ascii: "<")) != nil
+        guard start > 0, end >= start, end <= tree.source.count else { return nil }
+        return tree.source.lines(start, through: end)
     }
 
     /// Where `line` and `column` of `node`'s document are in the source: inside a table or

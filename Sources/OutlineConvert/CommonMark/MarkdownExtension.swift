@@ -49,8 +49,10 @@ protocol MarkdownExtension: Sendable {
     /// Step 4: what it makes of the inline content under `block`, whose text is in `text`
     /// (the source lines it was parsed from: a cheap test there spares most blocks a walk).
     func makeInlines(under block: OpaquePointer, text: ArraySlice<UInt8>, of tree: MarkdownTree)
-    /// Step 5: `block` is about to be rendered as HTML (raw HTML kept when `keepsRawHTML`: `--unsafe`).
-    func beforeHTML(of block: OpaquePointer, keepsRawHTML: Bool)
+    /// Step 5: `block` is about to be rendered as HTML (raw HTML kept when `keepsRawHTML`:
+    /// `--unsafe`); `text` is the lines it was parsed from, when known (a cheap test there
+    /// spares most blocks a walk).
+    func beforeHTML(of block: OpaquePointer, text: ArraySlice<UInt8>?, keepsRawHTML: Bool)
     /// Step 5: cmark's HTML of a block, rewritten; nil leaves it as it is.
     func rewriteHTML(_ html: UnsafeBufferPointer<UInt8>) -> [UInt8]?
     /// Step 5: the plain text of a node this extension tagged `kind` (`MarkdownTree.tag`),
@@ -67,7 +69,7 @@ extension MarkdownExtension {
     func makeBlocks(of tree: MarkdownTree) {}
     func finishBlocks(of tree: MarkdownTree) {}
     func makeInlines(under block: OpaquePointer, text: ArraySlice<UInt8>, of tree: MarkdownTree) {}
-    func beforeHTML(of block: OpaquePointer, keepsRawHTML: Bool) {}
+    func beforeHTML(of block: OpaquePointer, text: ArraySlice<UInt8>?, keepsRawHTML: Bool) {}
     func rewriteHTML(_ html: UnsafeBufferPointer<UInt8>) -> [UInt8]? { nil }
     func plainText(of node: OpaquePointer, kind: UInt8, entering: Bool) -> PlainTextPiece? { nil }
 }

@@ -7,9 +7,10 @@ struct MarkdownFlavor: Equatable, Sendable {
     let extensions: [any MarkdownExtension]
 
     /// GitHub Flavored Markdown as GitHub renders it (`cmark-gfm -e table -e strikethrough
-    /// -e autolink -e tasklist -e footnotes`, the raw HTML its sanitizer keeps, and the tag filter), with
-    /// the blocks people write in docs: GitHub's alerts and `<details>`, Obsidian's callouts,
-    /// mkdocs' blocks and attribute lists, and mermaid fences as mkdocs-material writes them.
+    /// -e autolink -e tasklist -e footnotes`, the raw HTML its sanitizer keeps, the tag
+    /// filter, and its emoji shortcodes), with the blocks people write in docs: GitHub's
+    /// alerts and `<details>`, Obsidian's callouts, mkdocs' blocks and attribute lists, and
+    /// mermaid fences as mkdocs-material writes them.
     static let gitHub = MarkdownFlavor(extensions: [
         // (First: its text is rewritten before mkdocs' blocks are read, and its notes are
         // made before any other step reads their list items.)
@@ -26,6 +27,7 @@ struct MarkdownFlavor: Equatable, Sendable {
         TagFilterExtension(),
         AttributeListExtension(),
         MermaidExtension(),
+        EmojiExtension(),
     ])
     /// Strict CommonMark (`--from commonmark`): cmark's own reading, no extension.
     static let commonMark = MarkdownFlavor(extensions: [])

@@ -261,9 +261,10 @@ private struct Page {
     }
 
     /// The title line a node renders from: its `outline-title`, or its title when that
-    /// holds links of the page's flavour; nil for a plain title.
+    /// holds links or emoji shortcodes of the page's flavour; nil for a plain title.
     private func richTitleSource(of node: OutlineNode) -> String? {
         if let source = node.attributes[AttributeKey.outlinerTitle] { return source }
+        if bodies.flavor.names.contains("emoji"), Emoji.holdsShortcode(node.title) { return MarkdownEmitter.escapedTitle(node.title) }
         // A plain title can hold links of the page's flavour too (`((block-id))`, `#tag`).
         guard bodies.flavor.names.contains("wikilinks"),
             node.title.containsByte(UInt8(ascii: "#")) || node.title.contains(bytes: "((") || node.title.contains(bytes: "{{")

@@ -43,7 +43,7 @@ import Testing
         graph LR
         ```
 
-        A note[^n].
+        A note[^n], and :tada: to end.
 
         [^n]: The note.
         """
@@ -61,6 +61,7 @@ import Testing
         "raw_html": ["<img src=\"logo.png\" alt=\"Logo\">"],
         "attr_list": ["class=\"md-button\""],
         "footnotes": ["data-footnote-ref>1</a></sup>", "[1] The note."],
+        "emoji": ["🎉 to end"],
     ]
 
     /// The body's HTML with raw HTML kept (for the tag filter), then as GitHub keeps it, and

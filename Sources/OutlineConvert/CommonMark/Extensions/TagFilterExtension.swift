@@ -7,7 +7,7 @@ internal import CCmark
 struct TagFilterExtension: MarkdownExtension {
     var name: String { "tagfilter" }
 
-    func beforeHTML(of block: OpaquePointer, keepsRawHTML: Bool) {
+    func beforeHTML(of block: OpaquePointer, text: ArraySlice<UInt8>?, keepsRawHTML: Bool) {
         guard keepsRawHTML else { return }
         CommonMarkDocument.walk(block) { node, entering in
             let type = cmark_node_get_type(node)

@@ -323,10 +323,12 @@ struct WikiLinkExtension: MarkdownExtension {
 
 extension MarkdownFlavor {
     /// GitHub's flavour with Logseq's blocks and wiki links, for the page at `page`:
-    /// outliners' Markdown, and every page of a graph or vault (`index`).
+    /// outliners' Markdown, and every page of a graph or vault (`index`). Not GitHub's emoji
+    /// shortcodes: Logseq and Obsidian show `:smile:` as written (their pickers write the
+    /// emoji itself).
     static func withWikiLinks(index: WikiIndex?, page: String, anchors: Bool = true) -> MarkdownFlavor {
         MarkdownFlavor(
-            extensions: [LogseqBlockExtension()] + gitHub.extensions + [
+            extensions: [LogseqBlockExtension()] + gitHub.extensions.filter { !($0 is EmojiExtension) } + [
                 WikiLinkExtension(index: index, page: BatchPlan.absolute(page), anchors: anchors)
             ])
     }
