@@ -1,7 +1,8 @@
 """GitHub Flavored Markdown, outline-render's default Markdown, against `cmark-gfm` (Debian's
 command, never linked): every example of the GFM spec 0.29 and of cmark-gfm's extension tests
 (Tests/gfm-spec), rendered safe and with `--unsafe` (GitHub's tag filter then applies), must
-be what `cmark-gfm -e table -e strikethrough -e autolink -e tasklist` makes of the same text.
+be what `cmark-gfm -e table -e strikethrough -e autolink -e tasklist -e footnotes` makes of the
+same text.
 Safe, raw HTML is what GitHub's sanitizer keeps (SPEC §3.1.2): an example that holds some is
 compared with cmark-gfm's `--unsafe` HTML as ammonia keeps it by GitHub's allowlist, both
 sides read by ammonia (`github_sanitized`); every other example byte for byte.
