@@ -37,7 +37,7 @@ def test_where_shortcodes_show_and_where_they_stay():
     page = run("--from", "markdown", "--fragment", input=text).stdout
     # Titles show the emoji, and keep ids made of the shortcode's words (as GitHub does).
     assert '<details id="rocket-features"' in page and ">🚀 Features</span>" in page
-    assert ">Top 🎉</span>" in page
+    assert ">Top 🎉</span>" in page and '<h1 class="outline-heading">Top 🎉</h1>' in page
     assert '<h3 id="fire-inside">🔥 Inside</h3>' in page
     # In text, read from the left; not in code, not in an image's description.
     assert "I ❤️ it, :😄: and 😄smile: :notanemoji: <code>:smile:</code>" in page

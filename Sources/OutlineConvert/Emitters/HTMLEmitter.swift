@@ -186,8 +186,10 @@ private struct Page {
                 embed.flatMap { embedWriter($0, line: node.line, depth: depth + 1, offset: offset) }?(&html)
                 continue
             }
-            // (The hidden heading holds no link: a link there would take focus unseen.)
-            heading(node.title, rich: nil, level: level, ids: nil, links: .none, className: "outline-heading", into: &html)
+            // (The hidden heading holds no link: a link there would take focus unseen. It
+            // says the emoji a title's shortcodes name, as the title shows them.)
+            let hiddenTitle = bodies.flavor.names.contains("emoji") ? Emoji.replacingShortcodes(in: node.title) : node.title
+            heading(hiddenTitle, rich: nil, level: level, ids: nil, links: .none, className: "outline-heading", into: &html)
             let title = node.title
             let open = !node.isCollapsed
             let accordionGroup = options.accordion ? group : nil

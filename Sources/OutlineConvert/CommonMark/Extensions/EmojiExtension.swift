@@ -115,6 +115,13 @@ enum Emoji {
         return false
     }
 
+    /// `text` with each shortcode of a known name made its emoji.
+    static func replacingShortcodes(in text: String) -> String {
+        guard text.containsByte(UInt8(ascii: ":")) else { return text }
+        var text = text
+        return text.withUTF8 { replacingShortcodes(in: $0) }.map { String(decoding: $0, as: UTF8.self) } ?? text
+    }
+
     /// Whether `text` holds a shortcode of a known name.
     static func holdsShortcode(_ text: String) -> Bool {
         guard text.containsByte(UInt8(ascii: ":")) else { return false }
