@@ -15,9 +15,9 @@ internal import CCmark
 /// paragraph, so the text is rewritten first, one line for one line (`rewriteSource`): each
 /// note's first line becomes a list item whose content starts four columns in, which cmark
 /// then reads with the note's indented lines and lazy lines, as cmark-gfm reads a note.
-/// Those items become notes (`makeBlocks`, before any other step sees them); once every
-/// block is made (tables too), references are found in document order and the notes
-/// referred to move to the end (`finishBlocks`).
+/// Those items are tagged (`makeBlocks`, before any other step reads them as tasks); once
+/// every block is made (tables too), they become notes, references are found in document
+/// order, and the notes referred to move to the end (`finishBlocks`).
 ///
 /// A reference in a section's title is numbered, but the title, plain text, does not show it.
 struct FootnoteExtension: MarkdownExtension {
@@ -33,7 +33,8 @@ struct FootnoteExtension: MarkdownExtension {
 
     // MARK: - Notes
 
-    /// A note's first line in the source: `[^label]:` after at most three spaces.
+    /// A note's first line in the source: `[^label]:` after at most three spaces (and any
+    /// block quote markers).
     private struct Definition {
         let line: Int
         /// Where its indent starts (after any block quote markers), where `[^` starts, and
