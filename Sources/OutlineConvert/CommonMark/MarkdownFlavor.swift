@@ -5,6 +5,13 @@
 struct MarkdownFlavor: Equatable, Sendable {
     /// The extensions, in the order their steps run (see `MarkdownExtension`).
     let extensions: [any MarkdownExtension]
+    /// The names of its extensions, in order (kept: the HTML writer asks for every node).
+    let names: [String]
+
+    init(extensions: [any MarkdownExtension]) {
+        self.extensions = extensions
+        names = extensions.map(\.name)
+    }
 
     /// GitHub Flavored Markdown as GitHub renders it (`cmark-gfm -e table -e strikethrough
     /// -e autolink -e tasklist -e footnotes`, the raw HTML its sanitizer keeps, the tag
@@ -31,9 +38,6 @@ struct MarkdownFlavor: Equatable, Sendable {
     ])
     /// Strict CommonMark (`--from commonmark`): cmark's own reading, no extension.
     static let commonMark = MarkdownFlavor(extensions: [])
-
-    /// The names of its extensions, in order.
-    var names: [String] { extensions.map(\.name) }
 
     static func == (lhs: MarkdownFlavor, rhs: MarkdownFlavor) -> Bool { lhs.names == rhs.names }
 }
