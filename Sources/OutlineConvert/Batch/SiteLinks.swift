@@ -142,7 +142,7 @@ struct SiteLinks: Sendable {
     }
 
     /// `scheme:` at the start (RFC 3986: a letter, then letters, digits, `+`, `-`, `.`).
-    private static func hasScheme(_ url: String) -> Bool {
+    static func hasScheme(_ url: String) -> Bool {
         var bytes = url.utf8.makeIterator()
         guard let first = bytes.next(), first.isASCIILetter else { return false }
         while let byte = bytes.next() {

@@ -16,21 +16,63 @@ enum LiteralLine {
         return (low, high)
     }()
 
+    /// Whether `byte` may start markup, by the bits of `syntax` (given: a static is looked
+    /// up through a lock-free check each time it is read).
+    private static func isMarkup(_ byte: UInt8, _ syntax: (low: UInt64, high: UInt64)) -> Bool {
+        byte < 64 ? (syntax.low >> UInt64(byte)) & 1 != 0 : byte < 128 && (syntax.high >> UInt64(byte - 64)) & 1 != 0
+    }
+
     /// Whether `line` reads as its own text: it starts with a letter (or a non-ASCII
     /// character), ends with neither a space nor a tab, and holds no markup byte nor `www.`.
     static func holds(_ line: String) -> Bool {
         var line = line
-        let (low, high) = syntax
         let clean = line.withUTF8 { bytes in
             guard let first = bytes.first, first.isASCIILetter || first >= 0x80, let last = bytes.last, last != .space, last != .tab else {
                 return false
             }
-            for byte in bytes where byte < 128 {
-                if byte < 64 ? (low >> UInt64(byte)) & 1 != 0 : (high >> UInt64(byte - 64)) & 1 != 0 { return false }
-            }
-            return true
+            let syntax = syntax
+            return !bytes.contains { isMarkup($0, syntax) }
         }
         return clean && !line.contains(bytes: "www.")
+    }
+
+    /// The pieces of a line that reads as its own text but for wiki links (`[[…]]`, as many
+    /// as it has, at least one) whose text is such text too, `|` and `#` allowed: in order,
+    /// each a run of text or a link's inner text, as bytes. Nil for any other line.
+    /// Outliners' titles with links are mostly such lines: their plain text and HTML need
+    /// no parse either.
+    static func wikiPieces(_ line: String) -> [(text: ArraySlice<UInt8>, isLink: Bool)]? {
+        guard line.contains(bytes: "[["), !line.contains(bytes: "www.") else { return nil }
+        let bytes = Array(line.utf8)
+        guard let first = bytes.first, first.isASCIILetter || first >= 0x80 || first == UInt8(ascii: "["), let last = bytes.last,
+            last != .space, last != .tab
+        else { return nil }
+        let syntax = syntax
+        var pieces: [(text: ArraySlice<UInt8>, isLink: Bool)] = []
+        var start = 0
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            guard byte == UInt8(ascii: "[") else {
+                if isMarkup(byte, syntax) { return nil }
+                index += 1
+                continue
+            }
+            // `[[`, text without markup but `|` and `#`, `]]`.
+            guard index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "[") else { return nil }
+            var close = index + 2
+            while close < bytes.count, bytes[close] != UInt8(ascii: "]") {
+                if isMarkup(bytes[close], syntax) && bytes[close] != UInt8(ascii: "|") && bytes[close] != UInt8(ascii: "#") { return nil }
+                close += 1
+            }
+            guard close > index + 2, close + 1 < bytes.count, bytes[close + 1] == UInt8(ascii: "]") else { return nil }
+            if start < index { pieces.append((bytes[start..<index], false)) }
+            pieces.append((bytes[(index + 2)..<close], true))
+            index = close + 2
+            start = index
+        }
+        if start < bytes.count { pieces.append((bytes[start...], false)) }
+        return pieces
     }
 
     /// A line that `holds` as cmark writes its text in HTML (of the bytes it escapes, only
@@ -38,9 +80,14 @@ enum LiteralLine {
     static func html(_ line: String) -> [UInt8] {
         var html: [UInt8] = []
         html.reserveCapacity(line.utf8.count + 8)
-        for byte in line.utf8 {
+        append(line.utf8, to: &html)
+        return html
+    }
+
+    /// `html(line)` appended to `html`.
+    static func append(_ line: some Sequence<UInt8>, to html: inout [UInt8]) {
+        for byte in line {
             if byte == UInt8(ascii: "\"") { html += "&quot;".utf8 } else { html.append(byte) }
         }
-        return html
     }
 }

@@ -81,7 +81,7 @@ struct BodyRenderer {
     /// The HTML inside the one paragraph that `markdown` (a title line with markup) makes,
     /// links rewritten as in bodies; nil when it makes anything else (a block of its own).
     func inlineHTML(_ markdown: String, line: Int, unsafe: Bool, links: PageLinks?) -> [UInt8]? {
-        if LiteralLine.holds(markdown) { return LiteralLine.html(markdown) }
+        if let html = literalHTML(markdown, line: line, links: links, wikiLinks: wikiLinks) { return html }
         let document = CommonMarkDocument(parsing: markdown, flavor: bodies?.flavor ?? flavor, isBody: true)
         guard document.blockCount == 1 else { return nil }
         let rewrite = links.map { links in { (url: String, _: Int, _: Int) in links.href(for: url, line: line, column: 0) } }
@@ -89,6 +89,19 @@ struct BodyRenderer {
         var html = ByteBuffer(capacity: markdown.utf8.count * 2)
         document.appendHTML(ofBlocks: 0..<1, unsafe: unsafe, to: &html, text: nil)
         return Self.paragraphContent(html.finish())
+    }
+
+    /// The HTML of a title line that needs no parse: a literal line's, or with the page's
+    /// wiki links, a line of `LiteralLine.wikiPieces`'s; nil for the others.
+    private func literalHTML(_ markdown: String, line: Int, links: PageLinks?, wikiLinks: WikiLinkExtension?) -> [UInt8]? {
+        if LiteralLine.holds(markdown) { return LiteralLine.html(markdown) }
+        guard let wikiLinks, let pieces = LiteralLine.wikiPieces(markdown) else { return nil }
+        return wikiLinks.html(of: pieces) { url in links?.href(for: url, line: line, column: 0) }
+    }
+
+    /// The wiki links of the flavour bodies are read in, if it has them.
+    private var wikiLinks: WikiLinkExtension? {
+        (bodies?.flavor ?? flavor).extensions.lazy.compactMap { $0 as? WikiLinkExtension }.first
     }
 
     /// Before blocks are written: their raw HTML settled (`settleRawHTML`), then, in a site,
@@ -112,7 +125,8 @@ struct BodyRenderer {
     /// nil for the others, and for all when the document does not read as one paragraph a
     /// line.
     func inlineHTMLs(_ titles: [(markdown: String, line: Int)], unsafe: Bool, links: PageLinks?) -> [[UInt8]?] {
-        var results = titles.map { LiteralLine.holds($0.markdown) ? LiteralLine.html($0.markdown) : nil }
+        let wikiLinks = wikiLinks
+        var results = titles.map { literalHTML($0.markdown, line: $0.line, links: links, wikiLinks: wikiLinks) }
         let batched = titles.indices.filter { results[$0] == nil && Self.isParagraphAlone(titles[$0].markdown) }
         guard batched.count > 1 else { return results }
         let document = CommonMarkDocument(

@@ -32,10 +32,16 @@ enum OutlinerTitles {
         return line
     }
 
-    /// The plain titles of title lines: a literal line's is its text, the others are read
-    /// in one parse.
+    /// The plain titles of title lines: a literal line's is its text (with its wiki links'
+    /// labels, for a line of `LiteralLine.wikiPieces`), the others are read in one parse.
     static func plainTitles(_ sources: [String], blocks: ((String) -> String?)? = nil) -> [String] {
-        var titles = sources.map { LiteralLine.holds($0) ? TitleText.normalized($0) : nil }
+        var titles = sources.map { source -> String? in
+            if LiteralLine.holds(source) { return TitleText.normalized(source) }
+            guard let pieces = LiteralLine.wikiPieces(source) else { return nil }
+            var text: [UInt8] = []
+            for (piece, isLink) in pieces { text += isLink ? WikiLinks.shown(piece) : piece }
+            return TitleText.normalized(String(decoding: text, as: UTF8.self))
+        }
         let parsed = sources.indices.filter { titles[$0] == nil }
         if !parsed.isEmpty {
             // (A title that holds the characters that hide escapes is read as it is.)
@@ -143,8 +149,6 @@ enum OutlinerTitles {
 
 /// `[[Page]]`, `[[Page|label]]` and `[[Page#Heading]]`: the links of outliners and vaults.
 enum WikiLinks {
-    /// Text with each wiki link replaced by what the apps show of it: its label, else its
-    /// page (and heading).
     /// `text` with each `((block-id))` a block has replaced by its title, and the
     /// `{{embed …}}` around one or a `[[link]]` taken off.
     private static func replacingBlockReferences(in text: String, _ blocks: (String) -> String?) -> String {
@@ -175,6 +179,13 @@ enum WikiLinks {
         return shown + remaining
     }
 
+    /// What a wiki link's plain text shows of its inner text: its label, else its page.
+    static func shown(_ inner: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        inner.firstIndex(of: UInt8(ascii: "|")).map { inner[($0 + 1)...] } ?? inner
+    }
+
+    /// Text with each wiki link replaced by what the apps show of it: its label, else its
+    /// page (and heading).
     static func plainText(_ text: String, blocks: ((String) -> String?)? = nil) -> String {
         var text = text
         if let blocks, text.containsByte(UInt8(ascii: "(")) {
@@ -196,8 +207,7 @@ enum WikiLinks {
             var close = index + 2
             while close + 1 < bytes.count, !(bytes[close] == UInt8(ascii: "]") && bytes[close + 1] == UInt8(ascii: "]")) { close += 1 }
             guard close + 1 < bytes.count else { break }
-            let inner = bytes[(index + 2)..<close]
-            result += inner.firstIndex(of: UInt8(ascii: "|")).map { inner[($0 + 1)...] } ?? inner
+            result += shown(bytes[(index + 2)..<close])
             index = close + 2
         }
         result += bytes[min(index, bytes.count)...]

@@ -25,7 +25,7 @@ struct MkDocsSlug {
     /// does not hold each id twice.
     mutating func id(for title: String, ours: String = "") -> String {
         let slug = Self.slug(title)
-        return unique(slug.utf8.elementsEqual(ours.utf8) ? ours : slug)
+        return unique(slug.hasSameBytes(as: ours) ? ours : slug)
     }
 
     /// Python-Markdown's `unique`: `id` if free, else the first free `base_n` past the

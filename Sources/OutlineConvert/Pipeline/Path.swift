@@ -56,13 +56,13 @@ extension Path {
     /// is Unicode canonical equivalence: "café" in NFC and in NFD are equal strings but two
     /// files, so paths are never compared with `==`.
     static func same(_ first: String, _ second: String) -> Bool {
-        first.utf8.elementsEqual(second.utf8)
+        first.hasSameBytes(as: second)
     }
 
     /// Whether `path` is `folder` or lies below it (both absolute and normalized), by bytes.
     static func isWithin(_ path: String, _ folder: String) -> Bool {
+        guard path.startsWithBytes(of: folder) else { return false }
         let (path, folder) = (path.utf8, folder.utf8)
-        guard path.starts(with: folder) else { return false }
         if path.count == folder.count || folder.last == UInt8(ascii: "/") { return true }
         return path[path.index(path.startIndex, offsetBy: folder.count)] == UInt8(ascii: "/")
     }
@@ -82,4 +82,9 @@ struct PathKey: Hashable, Sendable {
 
     /// The key of `path`.
     package init(_ path: String) { bytes = Array(path.utf8) }
+
+    // (The bytes hashed at once: hashing an array hashes it a byte at a time.)
+    func hash(into hasher: inout Hasher) {
+        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+    }
 }

@@ -107,6 +107,27 @@ extension StringProtocol {
     }
 }
 
+extension StringProtocol {
+    /// Whether the two strings hold the same bytes (memcmp; `utf8.elementsEqual` goes byte
+    /// by byte, and `==` compares by canonical equivalence).
+    func hasSameBytes(as other: some StringProtocol) -> Bool {
+        utf8.count == other.utf8.count && startsWithBytes(of: other)
+    }
+
+    /// Whether the string's bytes start with those of `prefix` (memcmp, as `hasSameBytes`).
+    func startsWithBytes(of prefix: some StringProtocol) -> Bool {
+        let count = prefix.utf8.count
+        guard utf8.count >= count else { return false }
+        let starts = utf8.withContiguousStorageIfAvailable { mine in
+            prefix.utf8.withContiguousStorageIfAvailable { theirs in
+                guard let mine = mine.baseAddress, let theirs = theirs.baseAddress else { return count == 0 }
+                return memcmp(mine, theirs, count) == 0
+            }
+        }
+        return (starts ?? nil) ?? utf8.starts(with: prefix.utf8)
+    }
+}
+
 extension Substring {
     /// The bytes, copied at once (`Array(utf8)` copies a substring's byte by byte).
     var bytes: [UInt8] {

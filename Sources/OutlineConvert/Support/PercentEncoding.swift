@@ -24,6 +24,27 @@ struct PercentEncoding: Sendable {
     /// and `'` are then written as HTML references).
     static let href = PercentEncoding(keeping: "-_.+!*'(),%#@?=;:/$~&")
 
+    /// `bytes` as cmark writes a URL in HTML (houdini's `escape_href`): the bytes `href`
+    /// keeps as they are, `&` and `'` as HTML references, the rest percent-encoded.
+    static func escapedHref(_ bytes: some Sequence<UInt8>) -> String {
+        var result: [UInt8] = []
+        appendEscapedHref(bytes, to: &result)
+        return String(decoding: result, as: UTF8.self)
+    }
+
+    /// `escapedHref(bytes)` appended to `result`.
+    static func appendEscapedHref(_ bytes: some Sequence<UInt8>, to result: inout [UInt8]) {
+        var encoded: [UInt8] = []
+        href.append(bytes, to: &encoded)
+        for byte in encoded {
+            switch byte {
+            case UInt8(ascii: "&"): result += "&amp;".utf8
+            case UInt8(ascii: "'"): result += "&#x27;".utf8
+            default: result.append(byte)
+            }
+        }
+    }
+
     private static let hexDigits = Array("0123456789ABCDEF".utf8)
 
     /// `bytes`, each byte this encoding does not keep written as `%XX`, appended to `result`.

@@ -54,6 +54,60 @@ import Testing
         #expect(LiteralLine.holds("Quotes \"and\" it's") && LiteralLine.html("a \"b\"") == Array("a &quot;b&quot;".utf8))
     }
 
+    /// Title lines with wiki links, from the docs graph and made to try each rule.
+    static func wikiLines() throws -> [String] {
+        try lines().filter { $0.contains("[[") } + [
+            "See [[Getting started]] now", "[[Page]] first", "Last [[Page]]", "[[a]][[b]]", "a [[Page|shown label]] b", "a [[Page#Some heading]]",
+            "a [[No such page 12]] b", "Quotes \"and\" [[Page]] it's", "a [[b]] www.example.org", "a [[b]] c]]", "a [[b] c", "a [[]] b",
+            "a ![[b]]", "a [[*b*]]", "a [[b]] #tag", "a [[b]] ((id))", "[[b]] ", "a [[b [[c]] d]]",
+        ]
+    }
+
+    @Test func aWikiLineReadsAsTheParseReadsIt() throws {
+        let root = Support.root.appending(path: "Tests/real/logseq-docs")
+        let inputs = try FileManager.default.contentsOfDirectory(atPath: root.appending(path: "pages").path).map {
+            root.appending(path: "pages/" + $0).path
+        }
+        let index = WikiIndex(app: .logseq, root: root.path, inputs: inputs)
+        let page = root.appending(path: "pages/contents.md").path
+        let flavor = MarkdownFlavor.withWikiLinks(index: index, page: page)
+        guard let wikiLinks = flavor.extensions.lazy.compactMap({ $0 as? WikiLinkExtension }).first else {
+            Issue.record("no wiki links in the flavour")
+            return
+        }
+        let rewrite = { (url: String) in "site/" + url }
+        var fast = 0
+        for line in try Self.wikiLines() {
+            guard let pieces = LiteralLine.wikiPieces(line) else { continue }
+            fast += 1
+            // The plain title: as the heading's text read by cmark, its links by their labels.
+            let heading = CommonMarkDocument(parsing: "# " + line, structureOnly: true).heading(at: 0)
+            var text = ""
+            for part in heading?.heading.parts ?? [] { if case .text(let piece) = part { text += piece } }
+            #expect(OutlinerTitles.plainTitles([line]) == [TitleText.normalized(WikiLinks.plainText(text))], "\(line)")
+            // The HTML: as cmark and the extension write the line as a paragraph, links rewritten.
+            let document = CommonMarkDocument(parsing: line, flavor: flavor, isBody: true)
+            document.rewriteLinks(ofBlocks: 0..<document.blockCount) { url, _, _ in rewrite(url) }
+            var html = ByteBuffer(capacity: 64)
+            document.appendHTML(ofBlocks: 0..<document.blockCount, unsafe: false, to: &html, text: nil)
+            let expected = String(decoding: html.finish(), as: UTF8.self)
+            let written = wikiLinks.html(of: pieces, rewrite: rewrite).map { "<p>" + String(decoding: $0, as: UTF8.self) + "</p>\n" }
+            #expect(written == expected, "\(line)")
+        }
+        #expect(fast > 20)
+    }
+
+    @Test func wikiLinesAreLiteralTextAndWellFormedLinksOnly() {
+        let pieces = LiteralLine.wikiPieces("a [[b|c]] d [[e#f]]")?.map { (String(decoding: $0.text, as: UTF8.self), $0.isLink) }
+        #expect(pieces?.map(\.0) == ["a ", "b|c", " d ", "e#f"] && pieces?.map(\.1) == [false, true, false, true])
+        for line in [
+            "plain", "a [[b]] www.example.org", "a [[b]] c]]", "a [[b] c", "a [[]] b", "a ![[b]]", "a [[*b*]]", "a [[b]] #tag", "a [[b]] ((id))",
+            "[[b]] ", " [[b]]", "# [[b]]", "a [[b [[c]] d]]", "a [[b]", "a [[b",
+        ] {
+            #expect(LiteralLine.wikiPieces(line) == nil, "\(line)")
+        }
+    }
+
     @Test func plainTitlesKeepTheirOrderAcrossLiteralAndParsedLines() {
         let sources = ["Plain one", "with [[Link]]", "Two  spaces", "*em* and `code`", "", "Last"]
         #expect(OutlinerTitles.plainTitles(sources) == ["Plain one", "with Link", "Two spaces", "em and code", "", "Last"])

@@ -350,7 +350,7 @@ struct FootnoteExtension: MarkdownExtension {
     /// note, its number shown (in a section's title, where it is not shown, the same HTML
     /// with no text node).
     private func makeReference(in text: OpaquePointer, number: Int, count: Int, shown: Bool, label: [UInt8], tree: MarkdownTree) {
-        let id = Self.escapedHref(label)
+        let id = PercentEncoding.escapedHref(label)
         let enter = "<sup class=\"footnote-ref\"><a href=\"#fn-\(id)\" id=\"fnref-\(id)\(count > 1 ? "-\(count)" : "")\" data-footnote-ref>"
         guard let reference = tree.newNode(CMARK_NODE_CUSTOM_INLINE, enter: shown ? enter : "", exit: shown ? "</a></sup>" : "") else { return }
         tree.tag(reference, by: self, kind: Kind.reference)
@@ -374,7 +374,7 @@ struct FootnoteExtension: MarkdownExtension {
         cmark_node_append_child(tree.root, section)
         for (index, shown) in numbered {
             guard let note = tree.footnotes[index].note else { continue }
-            let id = Self.escapedHref(tree.footnotes[index].label)
+            let id = PercentEncoding.escapedHref(tree.footnotes[index].label)
             cmark_node_set_on_enter(note, "<li id=\"fn-\(id)\">")
             cmark_node_set_on_exit(note, "</li>")
             cmark_node_append_child(section, note)
@@ -395,22 +395,6 @@ struct FootnoteExtension: MarkdownExtension {
             tree.tag(backLinks, by: self, kind: Kind.backLinks)
             if inParagraph, let last { cmark_node_append_child(last, backLinks) } else { cmark_node_append_child(note, backLinks) }
         }
-    }
-
-    /// A label as cmark writes it in a URL (houdini's `escape_href`): the bytes URLs hold as
-    /// they are kept, `&` and `'` as HTML references, the rest percent-encoded.
-    static func escapedHref(_ label: [UInt8]) -> String {
-        var encoded: [UInt8] = []
-        PercentEncoding.href.append(label, to: &encoded)
-        var result = ""
-        for byte in encoded {
-            switch byte {
-            case UInt8(ascii: "&"): result += "&amp;"
-            case UInt8(ascii: "'"): result += "&#x27;"
-            default: result.unicodeScalars.append(Unicode.Scalar(byte))
-            }
-        }
-        return result
     }
 
     func plainText(of node: OpaquePointer, kind: UInt8, entering: Bool) -> PlainTextPiece? {

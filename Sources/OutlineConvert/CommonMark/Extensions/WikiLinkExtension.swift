@@ -315,6 +315,35 @@ struct WikiLinkExtension: MarkdownExtension {
         return Found(range: index..<end, url: url(to: input), label: "#" + name)
     }
 
+    /// The HTML of a line of `LiteralLine.wikiPieces`, as cmark writes it after
+    /// `makeInlines` (each link's destination through `rewrite`, kept when it gives nil);
+    /// nil when a link is not one to write here (an unreadable one, or one `rewrite` gives
+    /// a scheme): the line is read by cmark then.
+    func html(of pieces: [(text: ArraySlice<UInt8>, isLink: Bool)], rewrite: (String) -> String?) -> [UInt8]? {
+        var html: [UInt8] = []
+        for (text, isLink) in pieces {
+            guard isLink else {
+                LiteralLine.append(text, to: &html)
+                continue
+            }
+            guard let link = wikiLink(String(decoding: text, as: UTF8.self), embed: false) else { return nil }
+            guard let url = link.url else {
+                html += Self.missingStart.utf8
+                LiteralLine.append(link.label.utf8, to: &html)
+                html += "</span>".utf8
+                continue
+            }
+            let href = rewrite(url) ?? url
+            guard !SiteLinks.hasScheme(href) else { return nil }
+            html += "<a href=\"".utf8
+            PercentEncoding.appendEscapedHref(href.utf8, to: &html)
+            html += "\">".utf8
+            LiteralLine.append(link.label.utf8, to: &html)
+            html += "</a>".utf8
+        }
+        return html
+    }
+
     /// What a link to a page that does not exist is shown as.
     private static let missingStart = "<span class=\"outline-missing-page\">"
 
