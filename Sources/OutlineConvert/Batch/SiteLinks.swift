@@ -114,6 +114,13 @@ struct SiteLinks: Sendable {
         }
     }
 
+    /// The relative URL from the page at `place` to the page the run makes of `input`
+    /// (absolute); nil when `input` is not a page of the run. (What `resolve` gives a link
+    /// to it, without reading a URL: back-links know their pages.)
+    func href(toPage input: String, at place: Place) -> String? {
+        outputs[PathKey(input)].map { Self.relative(from: place.outputParts, to: $0) }
+    }
+
     /// What keeps the asset `source` (of a page found in `root`) from being copied now,
     /// whatever an earlier run found: nil when it is a regular file whose real path (every
     /// symbolic link on the way resolved) lies inside the real path of `root`.
@@ -231,6 +238,12 @@ final class PageLinks: @unchecked Sendable {
     init(site: SiteLinks, job: BatchJob) {
         self.site = site
         place = SiteLinks.Place(job)
+    }
+
+    /// The destination to write for a link to the page the run makes of `input` (absolute),
+    /// if it is one (nothing to check: see `href(for:line:column:)`).
+    func href(toPage input: String) -> String? {
+        site.href(toPage: input, at: place)
     }
 
     /// The destination to write for `url` found at `line`/`column` of the page's source,

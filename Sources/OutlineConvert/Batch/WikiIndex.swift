@@ -242,10 +242,11 @@ final class WikiIndex: Sendable, Equatable {
     }
 
     /// The pages that link to `page` (absolute), by name (two of a name by their URL: a
-    /// set's order changes from run to run): each name, and its relative URL from `page`.
-    func backlinks(of page: String) -> [(name: String, url: String)] {
+    /// set's order changes from run to run): each name, its relative URL from `page`, and
+    /// its path (absolute).
+    func backlinks(of page: String) -> [(name: String, url: String, input: String)] {
         let folder = PercentEncoding.folder(of: page)
-        return (backlinks[page] ?? []).map { (pageName(of: $0), PercentEncoding.pathSegment.relativeURL(from: folder, to: $0)) }
+        return (backlinks[page] ?? []).map { (pageName(of: $0), PercentEncoding.pathSegment.relativeURL(from: folder, to: $0), $0) }
             .sorted { ($0.name.lowercased(), $0.name, $0.url) < ($1.name.lowercased(), $1.name, $1.url) }
     }
 

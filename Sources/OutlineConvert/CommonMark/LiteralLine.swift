@@ -36,42 +36,64 @@ enum LiteralLine {
         return clean && !line.contains(bytes: "www.")
     }
 
-    /// The pieces of a line that reads as its own text but for wiki links (`[[…]]`, as many
-    /// as it has, at least one) whose text is such text too, `|` and `#` allowed: in order,
-    /// each a run of text or a link's inner text, as bytes. Nil for any other line.
-    /// Outliners' titles with links are mostly such lines: their plain text and HTML need
-    /// no parse either.
-    static func wikiPieces(_ line: String) -> [(text: ArraySlice<UInt8>, isLink: Bool)]? {
-        guard line.contains(bytes: "[["), !line.contains(bytes: "www.") else { return nil }
+    /// What a piece of a line of `wikiPieces` is.
+    enum PieceKind: Equatable {
+        /// Text, as it reads.
+        case text
+        /// A wiki link's inner text (`[[…]]`).
+        case link
+        /// A Logseq block reference's id (`((…))`).
+        case blockReference
+    }
+
+    /// The pieces of a line that reads as its own text but for wiki links (`[[…]]`) whose
+    /// text is such text too, `|` and `#` allowed, and Logseq's block references
+    /// (`((id))`, 36 hex digits and `-`), at least one of them: in order, as bytes. Nil for
+    /// any other line. Outliners' titles with links are mostly such lines: their plain text
+    /// and HTML need no parse either.
+    static func wikiPieces(_ line: String) -> [(text: ArraySlice<UInt8>, kind: PieceKind)]? {
+        guard line.contains(bytes: "[[") || line.contains(bytes: "(("), !line.contains(bytes: "www.") else { return nil }
         let bytes = Array(line.utf8)
-        guard let first = bytes.first, first.isASCIILetter || first >= 0x80 || first == UInt8(ascii: "["), let last = bytes.last,
-            last != .space, last != .tab
+        guard let first = bytes.first, first.isASCIILetter || first >= 0x80 || first == UInt8(ascii: "[") || first == UInt8(ascii: "("),
+            let last = bytes.last, last != .space, last != .tab
         else { return nil }
         let syntax = syntax
-        var pieces: [(text: ArraySlice<UInt8>, isLink: Bool)] = []
+        var pieces: [(text: ArraySlice<UInt8>, kind: PieceKind)] = []
         var start = 0
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
-            guard byte == UInt8(ascii: "[") else {
+            guard byte == UInt8(ascii: "[") || byte == UInt8(ascii: "(") else {
                 if isMarkup(byte, syntax) { return nil }
                 index += 1
                 continue
             }
-            // `[[`, text without markup but `|` and `#`, `]]`.
-            guard index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "[") else { return nil }
-            var close = index + 2
-            while close < bytes.count, bytes[close] != UInt8(ascii: "]") {
-                if isMarkup(bytes[close], syntax) && bytes[close] != UInt8(ascii: "|") && bytes[close] != UInt8(ascii: "#") { return nil }
-                close += 1
+            let end: Int
+            let kind: PieceKind
+            if byte == UInt8(ascii: "[") {
+                // `[[`, text without markup but `|` and `#`, `]]`.
+                guard index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "[") else { return nil }
+                var close = index + 2
+                while close < bytes.count, bytes[close] != UInt8(ascii: "]") {
+                    if isMarkup(bytes[close], syntax) && bytes[close] != UInt8(ascii: "|") && bytes[close] != UInt8(ascii: "#") { return nil }
+                    close += 1
+                }
+                guard close > index + 2, close + 1 < bytes.count, bytes[close + 1] == UInt8(ascii: "]") else { return nil }
+                (end, kind) = (close, .link)
+            } else {
+                // `((`, 36 hex digits and `-`, `))`.
+                end = index + 38
+                guard end + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "("), bytes[end] == UInt8(ascii: ")"),
+                    bytes[end + 1] == UInt8(ascii: ")"), bytes[(index + 2)..<end].allSatisfy({ $0.isASCIIHexDigit || $0 == UInt8(ascii: "-") })
+                else { return nil }
+                kind = .blockReference
             }
-            guard close > index + 2, close + 1 < bytes.count, bytes[close + 1] == UInt8(ascii: "]") else { return nil }
-            if start < index { pieces.append((bytes[start..<index], false)) }
-            pieces.append((bytes[(index + 2)..<close], true))
-            index = close + 2
+            if start < index { pieces.append((bytes[start..<index], .text)) }
+            pieces.append((bytes[(index + 2)..<end], kind))
+            index = end + 2
             start = index
         }
-        if start < bytes.count { pieces.append((bytes[start...], false)) }
+        if start < bytes.count { pieces.append((bytes[start...], .text)) }
         return pieces
     }
 
@@ -84,10 +106,17 @@ enum LiteralLine {
         return html
     }
 
-    /// `html(line)` appended to `html`.
-    static func append(_ line: some Sequence<UInt8>, to html: inout [UInt8]) {
-        for byte in line {
-            if byte == UInt8(ascii: "\"") { html += "&quot;".utf8 } else { html.append(byte) }
+    /// Text appended to `html` as cmark writes it (houdini's `escape_html`: `&`, `<`, `>`
+    /// and `"` as references).
+    static func append(_ text: some Sequence<UInt8>, to html: inout [UInt8]) {
+        for byte in text {
+            switch byte {
+            case UInt8(ascii: "&"): html += "&amp;".utf8
+            case UInt8(ascii: "<"): html += "&lt;".utf8
+            case UInt8(ascii: ">"): html += "&gt;".utf8
+            case UInt8(ascii: "\""): html += "&quot;".utf8
+            default: html.append(byte)
+            }
         }
     }
 }

@@ -85,7 +85,7 @@ private struct Page {
     /// style shows as text with bullets, as the apps do.
     var isBulletOutline = false
     /// In a graph or vault: the pages that link to this one (names, relative URLs).
-    var backlinks: [(name: String, url: String)] = []
+    var backlinks: [(name: String, url: String, input: String)] = []
     /// In a graph or vault: what embeds show, and the embeds this page is written inside
     /// (see `Embeds.chain`).
     var embeds: Embeds?
@@ -151,9 +151,9 @@ private struct Page {
     private func writeBacklinks(into html: inout ByteBuffer) {
         guard !backlinks.isEmpty, let links else { return }
         html.write("<section class=\"outline-backlinks\" aria-label=\"Linked references\">\n<h2>Linked references</h2>\n<ul>\n" as StaticString)
-        for (name, url) in backlinks {
+        for (name, url, input) in backlinks {
             html.write("<li><a href=\"" as StaticString)
-            html.write(escaping: links.href(for: url, line: 0, column: 0) ?? url)
+            html.write(escaping: links.href(toPage: input) ?? links.href(for: url, line: 0, column: 0) ?? url)
             html.write("\">" as StaticString)
             html.write(escaping: name)
             html.write("</a></li>\n" as StaticString)

@@ -32,14 +32,16 @@ enum OutlinerTitles {
         return line
     }
 
-    /// The plain titles of title lines: a literal line's is its text (with its wiki links'
+    /// The plain titles of title lines: a literal line's is its text (with its links'
     /// labels, for a line of `LiteralLine.wikiPieces`), the others are read in one parse.
     static func plainTitles(_ sources: [String], blocks: ((String) -> String?)? = nil) -> [String] {
         var titles = sources.map { source -> String? in
             if LiteralLine.holds(source) { return TitleText.normalized(source) }
             guard let pieces = LiteralLine.wikiPieces(source) else { return nil }
+            // (A block reference shows its block's title, which is read as it is.)
+            if pieces.contains(where: { $0.kind == .blockReference }) { return TitleText.normalized(WikiLinks.plainText(source, blocks: blocks)) }
             var text: [UInt8] = []
-            for (piece, isLink) in pieces { text += isLink ? WikiLinks.shown(piece) : piece }
+            for (piece, kind) in pieces { text += kind == .link ? WikiLinks.shown(piece) : piece }
             return TitleText.normalized(String(decoding: text, as: UTF8.self))
         }
         let parsed = sources.indices.filter { titles[$0] == nil }

@@ -56,10 +56,12 @@ import Testing
 
     /// Title lines with wiki links, from the docs graph and made to try each rule.
     static func wikiLines() throws -> [String] {
-        try lines().filter { $0.contains("[[") } + [
+        try lines().filter { $0.contains("[[") || $0.contains("((") } + [
             "See [[Getting started]] now", "[[Page]] first", "Last [[Page]]", "[[a]][[b]]", "a [[Page|shown label]] b", "a [[Page#Some heading]]",
             "a [[No such page 12]] b", "Quotes \"and\" [[Page]] it's", "a [[b]] www.example.org", "a [[b]] c]]", "a [[b] c", "a [[]] b",
-            "a ![[b]]", "a [[*b*]]", "a [[b]] #tag", "a [[b]] ((id))", "[[b]] ", "a [[b [[c]] d]]",
+            "a ![[b]]", "a [[*b*]]", "a [[b]] #tag", "a [[b]] (b)", "[[b]] ", "a [[b [[c]] d]]",
+            "See ((61024cd6-1951-47cc-8050-25f68960d729)) in [[Settings]]", "((60acdeb9-aa65-492b-8398-d4d65c1631c1))",
+            "Upper ((61024CD6-1951-47CC-8050-25F68960D729))", "Missing ((00000000-0000-4000-8000-000000000000)) block",
         ]
     }
 
@@ -98,11 +100,13 @@ import Testing
     }
 
     @Test func wikiLinesAreLiteralTextAndWellFormedLinksOnly() {
-        let pieces = LiteralLine.wikiPieces("a [[b|c]] d [[e#f]]")?.map { (String(decoding: $0.text, as: UTF8.self), $0.isLink) }
-        #expect(pieces?.map(\.0) == ["a ", "b|c", " d ", "e#f"] && pieces?.map(\.1) == [false, true, false, true])
+        let id = "65a1f6b2-0c3e-4d5f-8a9b-0c1d2e3f4a5b"
+        let pieces = LiteralLine.wikiPieces("a [[b|c]] d [[e#f]]((\(id)))")?.map { (String(decoding: $0.text, as: UTF8.self), $0.kind) }
+        #expect(pieces?.map(\.0) == ["a ", "b|c", " d ", "e#f", id] && pieces?.map(\.1) == [.text, .link, .text, .link, .blockReference])
         for line in [
-            "plain", "a [[b]] www.example.org", "a [[b]] c]]", "a [[b] c", "a [[]] b", "a ![[b]]", "a [[*b*]]", "a [[b]] #tag", "a [[b]] ((id))",
-            "[[b]] ", " [[b]]", "# [[b]]", "a [[b [[c]] d]]", "a [[b]", "a [[b",
+            "plain", "a [[b]] www.example.org", "a [[b]] c]]", "a [[b] c", "a [[]] b", "a ![[b]]", "a [[*b*]]", "a [[b]] #tag", "a [[b]] (b)",
+            "[[b]] ", " [[b]]", "# [[b]]", "a [[b [[c]] d]]", "a [[b]", "a [[b", "a (b)", "a ((\(id))", "a ((\(id.dropLast()))) b",
+            "a (((\(id))))", "a ((\(id.dropLast())g))",
         ] {
             #expect(LiteralLine.wikiPieces(line) == nil, "\(line)")
         }

@@ -319,14 +319,33 @@ struct WikiLinkExtension: MarkdownExtension {
     /// `makeInlines` (each link's destination through `rewrite`, kept when it gives nil);
     /// nil when a link is not one to write here (an unreadable one, or one `rewrite` gives
     /// a scheme): the line is read by cmark then.
-    func html(of pieces: [(text: ArraySlice<UInt8>, isLink: Bool)], rewrite: (String) -> String?) -> [UInt8]? {
+    func html(of pieces: [(text: ArraySlice<UInt8>, kind: LiteralLine.PieceKind)], rewrite: (String) -> String?) -> [UInt8]? {
         var html: [UInt8] = []
-        for (text, isLink) in pieces {
-            guard isLink else {
+        for (text, kind) in pieces {
+            let inner = String(decoding: text, as: UTF8.self)
+            let link: (url: String?, label: String)
+            switch kind {
+            case .text:
                 LiteralLine.append(text, to: &html)
                 continue
+            case .link:
+                guard let found = wikiLink(inner, embed: false) else { return nil }
+                link = (found.url, found.label)
+            case .blockReference:
+                guard let pages = index else {
+                    // (Without an index a reference is text.)
+                    html += "((".utf8
+                    LiteralLine.append(text, to: &html)
+                    html += "))".utf8
+                    continue
+                }
+                if let target = pages.block(inner) {
+                    link = (url(to: target.page, fragment: inner.lowercased()), target.title)
+                } else {
+                    pages.noteMissing("((\(inner)))", from: page)
+                    link = (nil, inner)
+                }
             }
-            guard let link = wikiLink(String(decoding: text, as: UTF8.self), embed: false) else { return nil }
             guard let url = link.url else {
                 html += Self.missingStart.utf8
                 LiteralLine.append(link.label.utf8, to: &html)
