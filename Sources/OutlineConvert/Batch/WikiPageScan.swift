@@ -123,9 +123,10 @@ enum WikiPageScan {
     /// The names a line links to: `[[name]]` (without its `|label` or `#heading`), and
     /// `#name` or `#[[name]]`, which are also its tags.
     private static func linkedNames(in line: Substring, app: WikiIndex.App) -> (names: [String], tags: [String]) {
-        // (By bytes: every line of the graph is read before any page is converted.)
+        // (By bytes: every line of the graph is read before any page is converted; most
+        // have neither byte, which memchr says without a copy.)
+        guard line.containsByte(UInt8(ascii: "[")) || line.containsByte(UInt8(ascii: "#")) else { return ([], []) }
         let bytes = line.bytes
-        guard bytes.contains(UInt8(ascii: "[")) || bytes.contains(UInt8(ascii: "#")) else { return ([], []) }
         var names: [String] = []
         var tags: [String] = []
         var labels = 0

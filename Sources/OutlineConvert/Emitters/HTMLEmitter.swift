@@ -188,7 +188,9 @@ private struct Page {
             }
             // (The hidden heading holds no link: a link there would take focus unseen. It
             // says the emoji a title's shortcodes name, as the title shows them.)
-            let hiddenTitle = bodies.flavor.names.contains("emoji") ? Emoji.replacingShortcodes(in: node.title) : node.title
+            let hiddenTitle =
+                node.title.containsByte(UInt8(ascii: ":")) && bodies.flavor.names.contains("emoji")
+                ? Emoji.replacingShortcodes(in: node.title) : node.title
             heading(hiddenTitle, rich: nil, level: level, ids: nil, links: .none, className: "outline-heading", into: &html)
             let title = node.title
             let open = !node.isCollapsed
@@ -266,7 +268,7 @@ private struct Page {
     /// holds links or emoji shortcodes of the page's flavour; nil for a plain title.
     private func richTitleSource(of node: OutlineNode) -> String? {
         if let source = node.attributes[AttributeKey.outlinerTitle] { return source }
-        if bodies.flavor.names.contains("emoji"), Emoji.holdsShortcode(node.title) { return MarkdownEmitter.escapedTitle(node.title) }
+        if Emoji.holdsShortcode(node.title), bodies.flavor.names.contains("emoji") { return MarkdownEmitter.escapedTitle(node.title) }
         // A plain title can hold links of the page's flavour too (`((block-id))`, `#tag`).
         guard bodies.flavor.names.contains("wikilinks"),
             node.title.containsByte(UInt8(ascii: "#")) || node.title.contains(bytes: "((") || node.title.contains(bytes: "{{")
