@@ -84,7 +84,7 @@ private struct Page {
     /// A page of a graph or vault: the items are wrapped in `outline-bullets`, which the
     /// style shows as text with bullets, as the apps do.
     var isBulletOutline = false
-    /// In a graph or vault: the pages that link to this one (names, relative URLs).
+    /// In a graph or vault: the pages that link to this one (names, relative URLs, paths).
     var backlinks: [(name: String, url: String, input: String)] = []
     /// In a graph or vault: what embeds show, and the embeds this page is written inside
     /// (see `Embeds.chain`).
