@@ -81,7 +81,7 @@ struct BodyRenderer {
     /// The HTML inside the one paragraph that `markdown` (a title line with markup) makes,
     /// links rewritten as in bodies; nil when it makes anything else (a block of its own).
     func inlineHTML(_ markdown: String, line: Int, unsafe: Bool, links: PageLinks?) -> [UInt8]? {
-        if let html = literalHTML(markdown, line: line, links: links, wikiLinks: wikiLinks) { return html }
+        if let html = literalHTML(markdown, line: line, links: links, wikiLinks: { wikiLinks }) { return html }
         let document = CommonMarkDocument(parsing: markdown, flavor: bodies?.flavor ?? flavor, isBody: true)
         guard document.blockCount == 1 else { return nil }
         let rewrite = links.map { links in { (url: String, _: Int, _: Int) in links.href(for: url, line: line, column: 0) } }
@@ -93,9 +93,10 @@ struct BodyRenderer {
 
     /// The HTML of a title line that needs no parse: a literal line's, or with the page's
     /// wiki links, a line of `LiteralLine.wikiPieces`'s; nil for the others.
-    private func literalHTML(_ markdown: String, line: Int, links: PageLinks?, wikiLinks: WikiLinkExtension?) -> [UInt8]? {
+    /// (`wikiLinks` is asked only for such a line: it looks through the flavour's extensions.)
+    private func literalHTML(_ markdown: String, line: Int, links: PageLinks?, wikiLinks: () -> WikiLinkExtension?) -> [UInt8]? {
         if LiteralLine.holds(markdown) { return LiteralLine.html(markdown) }
-        guard let wikiLinks, let pieces = LiteralLine.wikiPieces(markdown) else { return nil }
+        guard let pieces = LiteralLine.wikiPieces(markdown), let wikiLinks = wikiLinks() else { return nil }
         return wikiLinks.html(of: pieces) { url in links?.href(for: url, line: line, column: 0) }
     }
 
@@ -126,7 +127,7 @@ struct BodyRenderer {
     /// line.
     func inlineHTMLs(_ titles: [(markdown: String, line: Int)], unsafe: Bool, links: PageLinks?) -> [[UInt8]?] {
         let wikiLinks = wikiLinks
-        var results = titles.map { literalHTML($0.markdown, line: $0.line, links: links, wikiLinks: wikiLinks) }
+        var results = titles.map { literalHTML($0.markdown, line: $0.line, links: links, wikiLinks: { wikiLinks }) }
         let batched = titles.indices.filter { results[$0] == nil && Self.isParagraphAlone(titles[$0].markdown) }
         guard batched.count > 1 else { return results }
         let document = CommonMarkDocument(

@@ -105,9 +105,7 @@ extension StringProtocol {
     func containsByte(_ byte: UInt8) -> Bool {
         utf8.withContiguousStorageIfAvailable { $0.firstIndex(ofByte: byte) != nil } ?? utf8.contains(byte)
     }
-}
 
-extension StringProtocol {
     /// Whether the two strings hold the same bytes (memcmp; `utf8.elementsEqual` goes byte
     /// by byte, and `==` compares by canonical equivalence).
     func hasSameBytes(as other: some StringProtocol) -> Bool {

@@ -322,16 +322,16 @@ struct WikiLinkExtension: MarkdownExtension {
     func html(of pieces: [(text: ArraySlice<UInt8>, kind: LiteralLine.PieceKind)], rewrite: (String) -> String?) -> [UInt8]? {
         var html: [UInt8] = []
         for (text, kind) in pieces {
-            let inner = String(decoding: text, as: UTF8.self)
             let link: (url: String?, label: String)
             switch kind {
             case .text:
                 LiteralLine.append(text, to: &html)
                 continue
             case .link:
-                guard let found = wikiLink(inner, embed: false) else { return nil }
+                guard let found = wikiLink(String(decoding: text, as: UTF8.self), embed: false) else { return nil }
                 link = (found.url, found.label)
             case .blockReference:
+                let inner = String(decoding: text, as: UTF8.self)
                 guard let pages = index else {
                     // (Without an index a reference is text.)
                     html += "((".utf8
