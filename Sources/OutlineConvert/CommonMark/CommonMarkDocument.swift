@@ -208,6 +208,9 @@ final class CommonMarkDocument {
             heading: Heading(level: Int(cmark_node_get_heading_level(node)), parts: Self.titleParts(of: node)))
     }
 
+    /// Whether heading `index` holds markup (see `holdsMarkup(_:)`).
+    func headingHoldsMarkup(_ index: Int) -> Bool { blockNodes[index].map(Self.holdsMarkup) ?? false }
+
     /// Says that heading `index` has been read: it is never rendered from the tree. In a
     /// document that is mostly headings (more than one per `denseHeadingBytes` bytes) it is
     /// freed now, so that a million headings are not held twice: malloc reuses their memory

@@ -39,6 +39,22 @@ extension CommonMarkDocument {
         return parts
     }
 
+    /// Whether the heading holds markup a plain title loses: emphasis, code, a link, an
+    /// image, raw HTML other than markmap's comments. (Not what only the flavour's extensions
+    /// read, which a parse for the structure only does not: both must agree.)
+    static func holdsMarkup(_ heading: OpaquePointer) -> Bool {
+        var next = cmark_node_first_child(heading)
+        while let node = next {
+            next = cmark_node_next(node)
+            switch cmark_node_get_type(node) {
+            case CMARK_NODE_HTML_INLINE where HeadingMarkers.markmapOption(literal(node)) != nil: continue
+            case CMARK_NODE_EMPH, CMARK_NODE_STRONG, CMARK_NODE_CODE, CMARK_NODE_LINK, CMARK_NODE_IMAGE, CMARK_NODE_HTML_INLINE: return true
+            default: continue
+            }
+        }
+        return false
+    }
+
     static func literal(_ node: OpaquePointer) -> String {
         cmark_node_get_literal(node).map { String(cString: $0) } ?? ""
     }

@@ -54,6 +54,9 @@ struct BodyRenderer {
     var ascii = false
     /// How a body not among `bodies` is read.
     var flavor = MarkdownFlavor.gitHub
+    /// The link reference definitions of the page's bodies (`linkDefinitions(of:)`), for
+    /// titles: a changelog's `## [1.0.0] - 2017-06-20` links through one.
+    var titleDefinitions = ""
     /// For HTML in a docs site: where the text of what is written goes, for the site search.
     var searchText: SearchText? = nil
 
@@ -82,8 +85,12 @@ struct BodyRenderer {
     /// links rewritten as in bodies; nil when it makes anything else (a block of its own).
     func inlineHTML(_ markdown: String, line: Int, unsafe: Bool, links: PageLinks?) -> [UInt8]? {
         if let html = literalHTML(markdown, line: line, links: links, wikiLinks: { wikiLinks }) { return html }
-        let document = CommonMarkDocument(parsing: markdown, flavor: bodies?.flavor ?? flavor, isBody: true)
+        var document = CommonMarkDocument(parsing: markdown, flavor: bodies?.flavor ?? flavor, isBody: true)
         guard document.blockCount == 1 else { return nil }
+        if !titleDefinitions.isEmpty && markdown.containsByte(UInt8(ascii: "[")) {
+            // (The definitions after the line: what they make, if anything, comes after its block.)
+            document = CommonMarkDocument(parsing: markdown + "\n\n" + titleDefinitions, flavor: bodies?.flavor ?? flavor, isBody: true)
+        }
         let rewrite = links.map { links in { (url: String, _: Int, _: Int) in links.href(for: url, line: line, column: 0) } }
         Self.settleLinks(of: document, blocks: 0..<1, unsafe: unsafe, rewrite: rewrite)
         var html = ByteBuffer(capacity: markdown.utf8.count * 2)
@@ -130,8 +137,10 @@ struct BodyRenderer {
         var results = titles.map { literalHTML($0.markdown, line: $0.line, links: links, wikiLinks: { wikiLinks }) }
         let batched = titles.indices.filter { results[$0] == nil && Self.isParagraphAlone(titles[$0].markdown) }
         guard batched.count > 1 else { return results }
+        // (The page's definitions after the titles: what they make, if anything, comes after.)
         let document = CommonMarkDocument(
-            parsing: batched.map { titles[$0].markdown }.joined(separator: "\n\n"), flavor: bodies?.flavor ?? flavor, isBody: true)
+            parsing: batched.map { titles[$0].markdown }.joined(separator: "\n\n") + "\n\n" + titleDefinitions, flavor: bodies?.flavor ?? flavor,
+            isBody: true)
         let all = 0..<document.blockCount
         let rewrite = links.map { links in
             // (Line 2i + 1 of the document is title i's.)
@@ -142,19 +151,39 @@ struct BodyRenderer {
         }
         Self.settleLinks(of: document, blocks: all, unsafe: unsafe, rewrite: rewrite)
         let blocks = document.eachBlockHTML(ofBlocks: all, unsafe: unsafe)
-        guard blocks.count == batched.count else { return results }
+        // (Each title one block, then what the definitions make on their own: mostly nothing.)
+        let afterTitles = titleDefinitions.isEmpty ? 0 : CommonMarkDocument(parsing: titleDefinitions, isBody: true).blockCount
+        guard blocks.count == batched.count + afterTitles else { return results }
         for (index, html) in zip(batched, blocks) { results[index] = Self.paragraphContent(html) }
         return results
     }
 
-    /// Whether a title line reads as one paragraph whatever lines stand around it.
+    /// Whether a title line reads as one paragraph whatever lines stand around it: it starts
+    /// with a letter, or with the markup of an inline (a code span, emphasis, a link, an
+    /// image, a wiki link, a number) that starts no block. (A line that does start one makes
+    /// the batch fail its checks: every title is then rendered on its own.)
     private static func isParagraphAlone(_ line: String) -> Bool {
-        guard let first = line.utf8.first, !line.containsByte(.lineFeed), !line.containsByte(.carriageReturn) else { return false }
-        if first.isASCIILetter || first >= 0x80 { return !line.hasSuffix("|") }
-        // A wiki link or a block reference starts no block (a link label holds no `[`, so
-        // `[[` starts no definition either).
-        if line.utf8.starts(with: "[[".utf8) || line.utf8.starts(with: "((".utf8) { return !line.hasSuffix("|") }
-        return false
+        let bytes = line.utf8
+        guard let first = bytes.first, !line.containsByte(.lineFeed), !line.containsByte(.carriageReturn), !line.hasSuffix("|"),
+            !line.contains(bytes: "]:")  // (a definition's `[label]:`)
+        else { return false }
+        let second = bytes.dropFirst().first
+        switch first {
+        case _ where first.isASCIILetter || first >= 0x80: return true
+        case UInt8(ascii: "["), UInt8(ascii: "("): return true
+        case UInt8(ascii: "`"): return second != UInt8(ascii: "`")  // (never a fence)
+        case UInt8(ascii: "!"): return second == UInt8(ascii: "[")  // (never `!!!`)
+        case UInt8(ascii: "*"), UInt8(ascii: "_"):
+            // Emphasis: not a list item (`* x`) or a rule (`***`, `_ _ _`).
+            return second != .space && second != .tab && bytes.contains { !($0 == first || $0 == .space || $0 == .tab) }
+        case UInt8(ascii: "0")...UInt8(ascii: "9"):
+            // A number, not an ordered list's (`1.` or `1)` before a space or the end).
+            let rest = bytes.drop { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+            guard let mark = rest.first, mark == UInt8(ascii: ".") || mark == UInt8(ascii: ")") else { return true }
+            let after = rest.dropFirst().first
+            return after != nil && after != .space && after != .tab
+        default: return false
+        }
     }
 
     /// The body as plain text, each non-blank line starting with `indent`.
@@ -173,6 +202,24 @@ struct BodyRenderer {
         guard !body.isEmpty else { return nil }
         let alone = CommonMarkDocument(parsing: body, flavor: bodies?.flavor ?? flavor, isBody: true)
         return (alone, alone.group(0..<alone.blockCount), false)
+    }
+}
+
+extension BodyRenderer {
+    /// The lines of `outline`'s preamble and bodies that start a link reference definition
+    /// (`[label]: destination`, on one line), for titles' links (`titleDefinitions`).
+    static func linkDefinitions(of outline: Outline) -> String {
+        var lines: [Substring] = []
+        func collect(_ body: String) {
+            guard body.contains(bytes: "]:") else { return }
+            for line in body.split(separator: "\n") where line.contains(bytes: "]:") {
+                let text = line.drop { $0 == " " }
+                if text.first == "[", line.count - text.count <= 3, !text.hasPrefix("[^") { lines.append(line) }
+            }
+        }
+        collect(outline.body)
+        outline.forEachNode { collect($0.body) }
+        return lines.joined(separator: "\n")
     }
 }
 

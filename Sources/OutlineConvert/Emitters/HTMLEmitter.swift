@@ -53,11 +53,25 @@ struct HTMLEmitter: OutlineWriter {
             page.chain = embeds.chain
             page.file = embeds.page
         }
+        // (Only where a title holds a link that may need one of the page's definitions.)
+        if Self.mayHoldReferenceLinks(outline) { page.bodies.titleDefinitions = BodyRenderer.linkDefinitions(of: outline) }
         page.richTitles = page.renderedRichTitles(outline)
         var warnings = context.options.html.accordion ? Self.accordionWarnings(outline.nodes, file: context.file) : []
         let bytes = page.render(outline, pageTitle: context.pageTitle, sizeHint: context.inputSize, sink: context.sink)
         warnings += page.embeds?.warnings ?? []
         return (bytes, warnings)
+    }
+
+    /// Whether a title's Markdown may hold a reference link (`[x]`, `[x][y]`: a `]` that no
+    /// `(` follows).
+    private static func mayHoldReferenceLinks(_ outline: Outline) -> Bool {
+        var found = false
+        outline.forEachNode { node in
+            guard !found, let title = node.attributes[AttributeKey.outlinerTitle], title.containsByte(UInt8(ascii: "]")) else { return }
+            let bytes = Array(title.utf8)
+            found = bytes.indices.contains { bytes[$0] == UInt8(ascii: "]") && ($0 + 1 == bytes.count || bytes[$0 + 1] != UInt8(ascii: "(")) }
+        }
+        return found
     }
 
     /// A browser opens only the first of several `open` members of a `<details name>` group.
@@ -80,7 +94,7 @@ private struct Page {
     let links: PageLinks?
     /// In a docs site: its index, navigation and URL.
     let site: PageSite?
-    let bodies: BodyRenderer
+    var bodies: BodyRenderer
     /// A page of a graph or vault: the items are wrapped in `outline-bullets`, which the
     /// style shows as text with bullets, as the apps do.
     var isBulletOutline = false

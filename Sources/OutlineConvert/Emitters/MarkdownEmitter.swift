@@ -27,7 +27,7 @@ struct MarkdownEmitter: OutlineWriter {
         if frontMatter.isEmpty && outline.body.lines.first?.trimmingTrailingSpaces == "---" { frontMatter = ["{}"] }
         if !frontMatter.isEmpty { markdown.write("---\n" + frontMatter.joined(separator: "\n") + "\n---\n") }
         if !outline.body.isEmpty { block(Self.escapingHeadingLines(outline.body, of: nil, warnings: &warnings), into: &markdown) }
-        write(outline.nodes, depth: 1, into: &markdown, warnings: &warnings)
+        write(outline.nodes, depth: 1, definitions: BodyRenderer.linkDefinitions(of: outline), into: &markdown, warnings: &warnings)
         // An empty outline is one empty line: an empty file would be refused as input.
         if markdown.isEmpty { markdown.write("\n" as StaticString) }
         return (markdown.finish(), warnings.list)
@@ -40,22 +40,42 @@ struct MarkdownEmitter: OutlineWriter {
         markdown.write("\n" as StaticString)
     }
 
-    private func write(_ nodes: [OutlineNode], depth: Int, into markdown: inout ByteBuffer, warnings: inout WriterWarnings) {
+    /// Writes `nodes` at `depth`; `definitions` are the link reference definitions of the
+    /// outline's bodies, which a title's Markdown may use.
+    private func write(_ nodes: [OutlineNode], depth: Int, definitions: String, into markdown: inout ByteBuffer, warnings: inout WriterWarnings) {
         for node in nodes {
             var heading = String(repeating: "#", count: min(depth, 6)) + " "
-            let title = Self.escapedTitle(node.title)
+            // A title's Markdown (`outline-title`) is the heading's text when it reads back as
+            // the same title and Markdown; otherwise the plain title, its Markdown in the block.
+            let titleMarkdown = node.attributes[AttributeKey.outlinerTitle].flatMap {
+                Self.readsBack($0, as: node.title, definitions: definitions) ? $0 : nil
+            }
+            let title = titleMarkdown ?? Self.escapedTitle(node.title)
             heading += title
-            let attributes = attributeBlock(node, depth: depth, warnings: &warnings)
+            let attributes = attributeBlock(
+                node, depth: depth, skipping: titleMarkdown == nil ? nil : AttributeKey.outlinerTitle, warnings: &warnings)
             // A title ending in `}` needs a block after it, or its end would read as one.
             if !attributes.isEmpty || title.hasSuffix("}") { heading += " {" + attributes.joined(separator: " ") + "}" }
             block(heading, into: &markdown)
             if !node.body.isEmpty { block(Self.escapingHeadingLines(node.body, of: node, warnings: &warnings), into: &markdown) }
-            write(node.children, depth: depth + 1, into: &markdown, warnings: &warnings)
+            write(node.children, depth: depth + 1, definitions: definitions, into: &markdown, warnings: &warnings)
         }
     }
 
-    /// The pieces of the node's `{…}` block: id, classes, pairs (each readable by the reader).
-    private func attributeBlock(_ node: OutlineNode, depth: Int, warnings: inout WriterWarnings) -> [String] {
+    /// Whether `# markdown`, with the outline's `definitions`, reads as a heading titled
+    /// `title` whose Markdown is `markdown`.
+    private static func readsBack(_ markdown: String, as title: String, definitions: String) -> Bool {
+        guard !markdown.contains(where: \.isNewline), !markdown.hasSuffix("}"),
+            let parsed = try? MarkdownParser().parse(bytes: Array("# \(markdown)\n\n\(definitions)\n".utf8), file: "", structureOnly: true),
+            parsed.outline.nodes.count == 1,
+            let node = parsed.outline.nodes.first
+        else { return false }
+        return node.title == title && node.attributes == [AttributeKey.outlinerTitle: markdown] && node.children.isEmpty
+    }
+
+    /// The pieces of the node's `{…}` block: id, classes, pairs (each readable by the
+    /// reader), but the attribute `skipping`.
+    private func attributeBlock(_ node: OutlineNode, depth: Int, skipping: String?, warnings: inout WriterWarnings) -> [String] {
         var pieces: [String] = []
         if node.id != IdentifierAssigner.slug(node.title) {
             if Self.isAttributeWord(node.id) {
@@ -71,7 +91,7 @@ struct MarkdownEmitter: OutlineWriter {
         if node.isCollapsed { pieces.append(".collapsed") }
         // Ids and classes as before: each inline-syntax character escaped for cmark, which
         // reads the heading first.
-        for key in node.attributes.keys.sorted() {
+        for key in node.attributes.keys.sorted() where key != skipping {
             let value = node.attributes[key] ?? ""
             if key == AttributeKey.classes {
                 for name in value.split(separator: " ").map(String.init) {

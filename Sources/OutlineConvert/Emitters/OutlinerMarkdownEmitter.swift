@@ -60,7 +60,10 @@ struct OutlinerMarkdownEmitter: OutlineWriter {
                     lines.append("id:: " + node.id)
                 }
             }
-            lines += writableProperties(node.attributes, of: node, reserved: Self.reserved, warnings: &warnings).map { $0.name + ":: " + $0.value }
+            // (Its title line is written above, not as a property.)
+            var attributes = node.attributes
+            attributes[AttributeKey.outlinerTitle] = nil
+            lines += writableProperties(attributes, of: node, reserved: Self.reserved, warnings: &warnings).map { $0.name + ":: " + $0.value }
             if !node.body.isEmpty {
                 lines += Self.escaped(node.body, preamble: false).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             }

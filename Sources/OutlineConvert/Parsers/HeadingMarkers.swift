@@ -40,7 +40,7 @@ struct HeadingMarkers {
         // Pandoc attributes close the heading: they must end its last run of plain text.
         // They are read from the source; in cmark's text they start at the `{` that is as
         // many from the end as the source's block holds (escaping keeps every brace).
-        if let last = pieces.last, last.isText, let (attributes, braces) = PandocAttributes.ending(source) {
+        if let last = pieces.last, last.isText, let (attributes, braces, _) = PandocAttributes.ending(source) {
             let text = last.text.trimmingTrailingSpaces
             if text.hasSuffix("}"), let open = Self.index(ofBrace: braces, fromTheEndOf: text) {
                 pieces[pieces.count - 1].text = String(text[..<open])
@@ -71,10 +71,35 @@ struct HeadingMarkers {
     /// `text`, the last text of a heading whose source line is `source`, without the pandoc
     /// attributes that end it (and the spaces before them); nil when it ends in none.
     static func strippingAttributes(from text: String, source: ArraySlice<UInt8>) -> String? {
-        guard let (_, braces) = PandocAttributes.ending(source) else { return nil }
+        guard let (_, braces, _) = PandocAttributes.ending(source) else { return nil }
         let trimmed = text.trimmingTrailingSpaces
         guard trimmed.hasSuffix("}"), let open = index(ofBrace: braces, fromTheEndOf: trimmed) else { return nil }
         return String(trimmed[..<open]).trimmingTrailingSpaces
+    }
+
+    /// A heading's content as `line` writes it (its only line when `atx`, else the last of a
+    /// setext heading's text): without the ATX markers (the opening `#`s and closing ones),
+    /// markmap's comments, the pandoc attributes that end it, and spaces at its ends.
+    static func content(of line: ArraySlice<UInt8>, atx: Bool) -> ArraySlice<UInt8> {
+        var start = line.startIndex
+        while start < line.endIndex, line[start] == .space || line[start] == .tab { start += 1 }
+        while atx, start < line.endIndex, line[start] == UInt8(ascii: "#") { start += 1 }
+        var end = PandocAttributes.ending(line[start...])?.start ?? line.endIndex
+        while true {
+            while end > start, line[end - 1] == .space || line[end - 1] == .tab { end -= 1 }
+            let hashes = atx ? line[start..<end].reversed().prefix { $0 == UInt8(ascii: "#") }.count : 0
+            if line[start..<end].reversed().starts(with: ">--".utf8), let comment = PandocAttributes.lastCommentStart(line[start..<end]),
+                markmapOption(String(decoding: line[comment..<end], as: UTF8.self)) != nil
+            {
+                end = comment
+            } else if hashes > 0, end - hashes == start || line[end - hashes - 1] == .space || line[end - hashes - 1] == .tab {
+                end -= hashes
+            } else {
+                break
+            }
+        }
+        while start < end, line[start] == .space || line[start] == .tab { start += 1 }
+        return line[start..<end]
     }
 
     /// The index of the `count`-th `{` from the end of `text`.
@@ -119,7 +144,7 @@ struct HeadingMarkers {
     }
 
     /// `fold` or `foldAll` for a markmap comment, else nil.
-    private static func markmapOption(_ html: String) -> String? {
+    static func markmapOption(_ html: String) -> String? {
         guard html.hasPrefix("<!--"), html.hasSuffix("-->") else { return nil }
         let inner = html.dropFirst(4).dropLast(3).trimmed
         guard inner.hasPrefix("markmap:") else { return nil }
@@ -141,7 +166,7 @@ struct PandocAttributes {
     /// The attributes that end a heading's source line (`# Title {#id key="v"}`), and how
     /// many `{` the block holds, its own included; nil when the line does not end in one.
     /// The block is the leftmost `{…}` that reads as attributes through to the end.
-    static func ending(_ line: ArraySlice<UInt8>) -> (PandocAttributes, braces: Int)? {
+    static func ending(_ line: ArraySlice<UInt8>) -> (PandocAttributes, braces: Int, start: Int)? {
         var end = line.endIndex
         func trimSpaces() {
             while end > line.startIndex, line[end - 1] == UInt8(ascii: " ") || line[end - 1] == UInt8(ascii: "\t") { end -= 1 }
@@ -167,7 +192,7 @@ struct PandocAttributes {
             // (A `{` after an odd number of backslashes is escaped: text, not a block.)
             let backslashes = line[start..<open].reversed().prefix { $0 == UInt8(ascii: "\\") }.count
             if backslashes % 2 == 0, let attributes = PandocAttributes(line[(open + 1)..<(end - 1)]) {
-                return (attributes, line[open..<end].count { $0 == UInt8(ascii: "{") })
+                return (attributes, line[open..<end].count { $0 == UInt8(ascii: "{") }, open)
             }
             start = open + 1
         }
@@ -175,7 +200,7 @@ struct PandocAttributes {
     }
 
     /// Where the last `<!--` in `text` starts.
-    private static func lastCommentStart(_ text: ArraySlice<UInt8>) -> Int? {
+    static func lastCommentStart(_ text: ArraySlice<UInt8>) -> Int? {
         var index = text.endIndex - 4
         while index >= text.startIndex {
             if text[index..<(index + 4)].elementsEqual("<!--".utf8) { return index }

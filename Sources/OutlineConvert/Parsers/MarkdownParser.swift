@@ -85,6 +85,13 @@ struct MarkdownParser: OutlineReader {
             let textLine = endLine > block.startLine ? endLine - 1 : endLine
             let markers = HeadingMarkers(parts: heading.parts, source: source.line(textLine))
             var attributes = markers.attributes
+            // A title with markup keeps it as written beside its plain text (docs/formats.md):
+            // HTML shows it, Markdown writes it back. (Not one with a footnote's reference: a
+            // title does not show it.)
+            if attributes[AttributeKey.outlinerTitle] == nil, document.headingHoldsMarkup(index) {
+                let markdown = source.headingContent(from: block.startLine, through: textLine)
+                if markdown != markers.title && !markdown.contains(bytes: "[^") { attributes[AttributeKey.outlinerTitle] = markdown }
+            }
             var level = heading.level
             if level == 1 && levelOneTitle == nil { levelOneTitle = markers.title }
             // The Markdown writer's fallback for depths past six: `###### x {outline-depth="9"}`.
@@ -241,6 +248,19 @@ struct Lines {
 
     /// The last line of a heading. cmark reports a setext heading as ending on the line after
     /// its underline, so find the underline: the first `===` / `---` line after the start.
+    /// A heading's content as written on its lines `first` through `last` (an ATX heading's
+    /// one line, a setext heading's text lines), on one line: without the ATX markers, and
+    /// without markmap's comments and the pandoc attributes that end it.
+    func headingContent(from first: Int, through last: Int) -> String {
+        if first == last, line(first).drop(while: { $0 == .space }).first == UInt8(ascii: "#") {
+            return String(decoding: HeadingMarkers.content(of: line(first), atx: true), as: UTF8.self)
+        }
+        let lines =
+            (first..<last).map { String(decoding: line($0), as: UTF8.self).trimmed }
+            + [String(decoding: HeadingMarkers.content(of: line(last), atx: false), as: UTF8.self)]
+        return lines.filter { !$0.isEmpty }.joined(separator: " ")
+    }
+
     func headingEndLine(_ block: CommonMarkDocument.HeadingBlock) -> Int {
         if line(block.startLine).drop(while: { $0 == .space }).first == UInt8(ascii: "#") { return block.startLine }
         let last = min(block.endLine, count)

@@ -252,4 +252,89 @@ import Testing
             }
         }
     }
+
+    /// A heading with markup keeps it as its `outline-title`: its content as written, on one
+    /// line, without the heading's markers; its plain text is the title. A heading of text
+    /// alone (escapes and entities included) has none.
+    @Test func aTitleWithMarkupKeepsItsMarkdown() throws {
+        let outline = try Support.outline(
+            #"""
+            # The `cfg` *option* and [link](https://example.com/x)
+            ## [1.0.0] - 2017-06-20 {#v1 .collapsed}
+            Fixed.
+            ## Logo ![logo](img/logo.png) <!-- markmap: fold -->
+            Shown.
+            ## Closed `x` ##
+            Setext **bold**
+            and more
+            ---
+            # Plain \*text\* &amp; C++
+            # Note[^1]
+
+            [1.0.0]: https://example.com/compare/v0.3.0...v1.0.0
+            [^1]: A note.
+            """#)
+        let nodes = outline.nodes
+        #expect(nodes[0].title == "The cfg option and link")
+        #expect(nodes[0].attributes == [AttributeKey.outlinerTitle: "The `cfg` *option* and [link](https://example.com/x)"])
+        let (release, logo, closed) = (nodes[0].children[0], nodes[0].children[1], nodes[0].children[2])
+        #expect(release.title == "1.0.0 - 2017-06-20" && release.id == "v1" && release.isCollapsed)
+        #expect(release.attributes == [AttributeKey.outlinerTitle: "[1.0.0] - 2017-06-20"])
+        #expect(logo.isCollapsed && logo.attributes == [AttributeKey.outlinerTitle: "Logo ![logo](img/logo.png)"])
+        #expect(closed.attributes == [AttributeKey.outlinerTitle: "Closed `x`"])
+        #expect(nodes[0].children[3].title == "Setext bold and more")
+        #expect(nodes[0].children[3].attributes == [AttributeKey.outlinerTitle: "Setext **bold** and more"])
+        #expect(nodes[1].title == "Plain *text* & C++" && nodes[1].attributes.isEmpty)
+        #expect(nodes[2].attributes.isEmpty)
+    }
+
+    /// The HTML shows a title's markup (links rewritten in a site as in bodies); Markdown
+    /// writes it back as the heading's text when it reads back the same, else beside the
+    /// plain title, so that every round trip keeps it.
+    @Test func aTitlesMarkupIsShownAndWrittenBack() throws {
+        let markdown =
+            "# The `cfg` *option*\n\nBody.\n\n## [Home](https://example.com) ~~old~~\n\n## [1.0.0] - 2017-06-20\n\n[1.0.0]: https://example.com/v1\n"
+        let html = try Support.convert(markdown) { $0.html.fragment = true }.output
+        #expect(html.contains(#"<span class="outline-title outline-level-1">The <code>cfg</code> <em>option</em></span>"#))
+        #expect(html.contains(#"<a href="https://example.com">Home</a> <del>old</del>"#))
+        // (A reference link through the page's definition, as cmark reads the heading.)
+        #expect(html.contains(#"<a href="https://example.com/v1">1.0.0</a> - 2017-06-20</span>"#))
+        let written = try Support.convert(markdown) { $0.to = .markdown }
+        #expect(written.output == markdown && written.warnings.isEmpty)
+        // A title edited by hand (its Markdown left as it was) is written as the plain title,
+        // its Markdown kept beside it; an outline read back from that is the same.
+        var outline = try Support.outline(markdown)
+        outline.nodes[0].title = "Edited"
+        var options = ConversionOptions()
+        options.to = .markdown
+        let edited = String(decoding: Converter(options: options).write(outline).bytes, as: UTF8.self)
+        #expect(edited.hasPrefix("# Edited {#the-cfg-option outline-title=\"The \\`cfg\\` \\*option\\*\"}\n"))
+        let back = try MarkdownParser().parse(edited, file: "e.md").outline
+        #expect(back.nodes[0].title == "Edited" && back.nodes[0].attributes == outline.nodes[0].attributes)
+        #expect(back.nodes[0].children.map(\.attributes) == outline.nodes[0].children.map(\.attributes))
+    }
+
+    /// A parse for the structure only (JSON, plain text) and a full one (HTML, where the
+    /// flavour's extensions make autolinks, strikethrough and emoji in headings too) keep
+    /// the same Markdown of the same titles: none for what only the extensions read (HTML
+    /// shows a title's emoji from its text); one stated in the heading's block is kept.
+    @Test func bothParsesKeepTheSameTitleMarkdown() throws {
+        let markdown = """
+            # See https://example.com
+            # ~~Old~~ new
+            # Party :tada:
+            # Step 1: install
+            # Plain & simple
+            # Home {url="https://example.com"}
+            # Use `x`
+            # Stated {outline-title="*Mine*"}
+            """
+        let attributes = try [true, false].map { structureOnly in
+            try MarkdownParser().parse(bytes: Array(markdown.utf8), file: "t.md", structureOnly: structureOnly).outline.nodes.map {
+                $0.attributes[AttributeKey.outlinerTitle]
+            }
+        }
+        #expect(attributes[0] == [nil, nil, nil, nil, nil, nil, "Use `x`", "*Mine*"])
+        #expect(attributes[1] == attributes[0])
+    }
 }
