@@ -209,18 +209,33 @@ extension BodyRenderer {
     /// The lines of `outline`'s preamble and bodies that start a link reference definition
     /// (`[label]: destination`, on one line), for titles' links (`titleDefinitions`).
     static func linkDefinitions(of outline: Outline) -> String {
-        var lines: [Substring] = []
+        var lines: [UInt8] = []
+        // (By bytes: a body of thousands of lines is read once, most of it by memchr.)
         func collect(_ body: String) {
             guard body.contains(bytes: "]:") else { return }
-            for line in body.split(separator: "\n") where line.contains(bytes: "]:") {
-                let text = line.drop { $0 == " " }
-                if text.first == "[", line.count - text.count <= 3, !text.hasPrefix("[^") { lines.append(line) }
+            var body = body
+            body.withUTF8 { bytes in
+                var start = 0
+                while start < bytes.count {
+                    let end = bytes.firstIndex(ofByte: .lineFeed, from: start) ?? bytes.count
+                    var first = start
+                    while first < end, first - start < 3, bytes[first] == .space { first += 1 }
+                    if first + 1 < end, bytes[first] == UInt8(ascii: "["), bytes[first + 1] != UInt8(ascii: "^"),
+                        UnsafeBufferPointer(rebasing: bytes[first..<end]).firstIndex(of: Self.definitionMark) != nil
+                    {
+                        lines += bytes[start..<end]
+                        lines.append(.lineFeed)
+                    }
+                    start = end + 1
+                }
             }
         }
         collect(outline.body)
         outline.forEachNode { collect($0.body) }
-        return lines.joined(separator: "\n")
+        return String(decoding: lines, as: UTF8.self)
     }
+
+    private static let definitionMark = Array("]:".utf8)
 }
 
 extension ParsedBodies {

@@ -36,6 +36,9 @@ struct OutlinerMarkdownEmitter: OutlineWriter {
             text.write("\n" as StaticString)
         }
         if !text.isEmpty && !outline.nodes.isEmpty { text.write("\n" as StaticString) }
+        // A first item with no title line and nothing under it would read as the page's
+        // properties (Logseq writes them so): an empty item before it holds those instead.
+        if properties.isEmpty, let first = outline.nodes.first, Self.readsAsPageProperties(first) { text.write("-\n" as StaticString) }
         write(outline.nodes, indent: "", into: &text, warnings: &warnings)
         // An empty outline is one empty line: an empty file would be refused as input.
         if text.isEmpty { text.write("\n" as StaticString) }
@@ -70,6 +73,12 @@ struct OutlinerMarkdownEmitter: OutlineWriter {
             for line in lines { text.write(line.isEmpty ? "\n" : content + line + "\n") }
             write(node.children, indent: indent + "\t", into: &text, warnings: &warnings)
         }
+    }
+
+    /// Whether `node`, written first, is what the reader takes for the page's properties.
+    private static func readsAsPageProperties(_ node: OutlineNode) -> Bool {
+        (node.attributes[AttributeKey.outlinerTitle] ?? OutlinerTitles.titleLine(of: node.title)).isEmpty && !node.isCollapsed
+            && node.id == IdentifierAssigner.slug(node.title) && node.body.isEmpty && node.children.isEmpty
     }
 
     /// The page's attributes as properties, and those a property cannot hold.

@@ -60,4 +60,22 @@ import Testing
             #expect(back.bytes == (writer == .markdown ? written.bytes : json.bytes), "\(writer)")
         }
     }
+
+    /// What the outliner target found: the outline writer's output (written without a
+    /// warning) reads back to the same outline (`-` then `-`: an empty first item is
+    /// written after an empty one, which the reader takes for the page's properties).
+    @Test(arguments: cases.filter { $0.hasPrefix("FuzzOutline/") })
+    func aKeptOutlineFailureRoundTrips(path: String) throws {
+        let bytes = Array(try Data(contentsOf: Self.folder.appending(path: path)))
+        func convert(_ input: [UInt8], to: OutputFormat) throws -> Conversion {
+            var options = ConversionOptions()
+            options.from = .outline
+            options.to = to
+            return try Converter(options: options).convert(input, file: path)
+        }
+        guard let json = try? convert(bytes, to: .json) else { return }
+        let written = try convert(bytes, to: .outline)
+        guard written.warnings.isEmpty else { return }
+        #expect(try convert(written.bytes, to: .json).bytes == json.bytes)
+    }
 }
