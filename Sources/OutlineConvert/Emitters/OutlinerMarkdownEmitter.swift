@@ -52,7 +52,14 @@ struct OutlinerMarkdownEmitter: OutlineWriter {
             // (A title line kept from reading is written as it was; one made by hand that
             // would read as an item or a property gets a `\` first, as the structure comes first.)
             var title = node.attributes[AttributeKey.outlinerTitle] ?? OutlinerTitles.titleLine(of: node.title)
-            if OutlinerMarkdownParser.itemText(title[...]) != nil || OutlinerMarkdownParser.property(title[...]) != nil { title = "\\" + title }
+            if OutlinerMarkdownParser.itemText(title[...]) != nil || OutlinerMarkdownParser.property(title[...]) != nil {
+                title = "\\" + title
+                // (A kept title line reads back as the escaped one: the same title, not the same line.)
+                if node.attributes[AttributeKey.outlinerTitle] != nil {
+                    warnings.dropped(
+                        AttributeKey.outlinerTitle, of: node, because: "its title line would read as an item or a property: it is written escaped")
+                }
+            }
             text.write(indent + (title.isEmpty ? "-\n" : "- " + title + "\n"))
             var lines: [String] = []
             if node.isCollapsed { lines.append("collapsed:: true") }
