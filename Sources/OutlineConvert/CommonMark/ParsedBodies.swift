@@ -159,8 +159,8 @@ struct BodyRenderer {
     }
 
     /// Whether a title line reads as one paragraph whatever lines stand around it: it starts
-    /// with a letter, or with the markup of an inline (a code span, emphasis, a link, an
-    /// image, a wiki link, a number) that starts no block. (A line that does start one makes
+    /// with a letter, or with what starts no block (a code span, emphasis, a link, an image,
+    /// a wiki link, a parenthesis, a number). (A line that does start one makes
     /// the batch fail its checks: every title is then rendered on its own.)
     private static func isParagraphAlone(_ line: String) -> Bool {
         let bytes = line.utf8
