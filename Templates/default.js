@@ -372,6 +372,44 @@
     }
   }
 
+  // Each code block gets a button that copies its code (as written: highlighting only adds
+  // spans), at its top right, outside the part that scrolls.
+  document.querySelectorAll(".outline pre:not(.mermaid) > code").forEach(function (code) {
+    var pre = code.parentNode;
+    var frame = document.createElement("div");
+    frame.className = "outline-code";
+    pre.parentNode.insertBefore(frame, pre);
+    frame.appendChild(pre);
+    var button = document.createElement("button");
+    button.type = "button";
+    button.className = "outline-copy";
+    button.textContent = "Copy";
+    button.setAttribute("aria-label", "Copy the code");
+    button.addEventListener("click", function () {
+      var done = function () { button.textContent = "Copied"; setTimeout(function () { button.textContent = "Copy"; }, 1500); };
+      var text = code.textContent;
+      if (navigator.clipboard && window.isSecureContext) {
+        navigator.clipboard.writeText(text).then(done, function () { copyBySelection(text) && done(); });
+      } else if (copyBySelection(text)) {
+        done();
+      }
+    });
+    frame.appendChild(button);
+  });
+  function copyBySelection(text) {
+    var area = document.createElement("textarea");
+    area.value = text;
+    area.setAttribute("readonly", "");
+    area.style.position = "fixed";
+    area.style.opacity = "0";
+    document.body.appendChild(area);
+    area.select();
+    var copied = false;
+    try { copied = document.execCommand("copy"); } catch (error) { copied = false; }
+    document.body.removeChild(area);
+    return copied;
+  }
+
   // The table of contents marks the entry of the section being read.
   var toc = document.querySelector(".outline-toc");
   if (toc && "IntersectionObserver" in window) {

@@ -42,11 +42,11 @@ def click(driver, title):
 
 
 def shown(driver, text):
-    """Whether some element holding `text` is rendered (not inside a closed block)."""
+    """Whether the innermost element holding `text` is rendered (not inside a closed block);
+    highlighted code holds its text in several tokens."""
     return driver.execute_script("""
-        const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-        for (let node; (node = walker.nextNode());) {
-            if (node.data.includes(arguments[0])) return node.parentElement.checkVisibility();
+        for (const element of [...document.body.querySelectorAll("*")].reverse()) {
+            if (element.textContent.includes(arguments[0])) return element.checkVisibility();
         }
         return null;""", text)
 

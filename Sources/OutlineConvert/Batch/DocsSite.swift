@@ -39,6 +39,7 @@ struct DocsSite: Sendable {
         page.href = Self.href(components)
         page.navigation = true
         page.search = SearchText()
+        page.code = CodeLanguages()
         page.canonical = siteURL.map { $0 + page.href }
         return page
     }
@@ -110,15 +111,17 @@ struct DocsSite: Sendable {
     }
 
     /// The site's shared files (path and content) but for the search index
-    /// (`BatchRunner.writeSearchIndex`): the pages' style and script, the navigation, and
-    /// with `--site-url` the sitemap.
-    func sharedFiles(navigation: SiteNavigation) -> [(path: String, bytes: [UInt8])] {
+    /// (`BatchRunner.writeSearchIndex`): the pages' style and script, the navigation, the
+    /// Prism files of the pages' `codeLanguages` (`CodeHighlighting`), and with `--site-url`
+    /// the sitemap.
+    func sharedFiles(navigation: SiteNavigation, codeLanguages: Set<String>) -> [(path: String, bytes: [UInt8])] {
         var files = [
             (sharedFile("outline.css"), Array(PageTemplate.defaultStyle.utf8)),
             (sharedFile("outline.js"), Array(PageTemplate.defaultScript.utf8)),
             (sharedFile("nav.js"), navigation.script),
             (sharedFile("nav.html"), navigation.page()),
         ]
+        files += CodeHighlighting.siteFiles(for: codeLanguages).map { (sharedFile("prism/" + $0.name), Array($0.text.utf8)) }
         if let siteURL { files.append((Path.join(outputDirectory, "sitemap.xml"), sitemap(siteURL, navigation: navigation))) }
         return files
     }

@@ -222,7 +222,8 @@ package struct SiteBuilder {
     /// The site's navigation and style (`outline-site/`), its sitemap and its search index;
     /// returns their paths.
     private func writeSharedFiles(of site: DocsSite, navigation: SiteNavigation, runner: BatchRunner, tally: BuildTally) -> [String] {
-        var results = site.sharedFiles(navigation: navigation).map { runner.write($0.bytes, to: $0.path) }
+        let codeLanguages = Set(tally.pages.lazy.compactMap(\.facts).flatMap(\.codeLanguages))
+        var results = site.sharedFiles(navigation: navigation, codeLanguages: codeLanguages).map { runner.write($0.bytes, to: $0.path) }
         results.append(runner.writeSearchIndex(of: site, navigation: navigation, pages: tally.pages))
         for result in results {
             tally.add(result, countsAsPage: false)

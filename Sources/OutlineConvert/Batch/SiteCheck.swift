@@ -19,13 +19,16 @@ struct PageFacts: Sendable, Equatable {
     /// array of `[id, title, text]` in UTF-8, made as the page is written (on its worker);
     /// empty when not known.
     var search: [UInt8] = []
+    /// The languages of the page's code blocks that Prism knows (its ids), sorted.
+    var codeLanguages: [String] = []
 
     /// The facts of a page.
-    package init(ids: [String], links: [LinkFact], order: Double? = nil, search: [UInt8] = []) {
+    package init(ids: [String], links: [LinkFact], order: Double? = nil, search: [UInt8] = [], codeLanguages: [String] = []) {
         self.ids = ids
         self.links = links
         self.order = order
         self.search = search
+        self.codeLanguages = codeLanguages
     }
 
     // MARK: - In the build record: one field, parts separated by control characters
@@ -48,6 +51,7 @@ struct PageFacts: Sendable, Equatable {
             parts.append((target + [link.url, String(link.line), String(link.column)]).joined(separator: String(UnicodeScalar(Self.field))))
         }
         if let order { parts.append("order" + String(UnicodeScalar(Self.field)) + String(order)) }
+        if !codeLanguages.isEmpty { parts.append((["code"] + codeLanguages).joined(separator: String(UnicodeScalar(Self.field)))) }
         return parts.joined(separator: String(UnicodeScalar(Self.part)))
     }
 
@@ -55,6 +59,7 @@ struct PageFacts: Sendable, Equatable {
         // Split as bytes: a record holds thousands of these.
         var encoded = encoded
         var order: Double?
+        var codeLanguages: [String] = []
         let decoded: (ids: [String], links: [LinkFact])? = encoded.withUTF8 { bytes in
             func fields(_ part: Slice<UnsafeBufferPointer<UInt8>>) -> [String] {
                 part.split(separator: Self.field, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
@@ -66,6 +71,10 @@ struct PageFacts: Sendable, Equatable {
                 let fields = fields(part)
                 if fields.count == 2, fields[0] == "order" {
                     order = Double(fields[1])
+                    continue
+                }
+                if fields.first == "code" {
+                    codeLanguages = Array(fields.dropFirst())
                     continue
                 }
                 guard fields.count == 6, let line = Int(fields[4]), let column = Int(fields[5]) else { return nil }
@@ -85,6 +94,7 @@ struct PageFacts: Sendable, Equatable {
         guard let decoded else { return nil }
         (ids, links) = decoded
         self.order = order
+        self.codeLanguages = codeLanguages
     }
 }
 

@@ -320,11 +320,11 @@ final class CommonMarkDocument {
     /// take a top-level block (given it, before anything is written) to write it itself
     /// (what it writes is not searched); it sees the blocks a body's container holds.
     func appendHTML(
-        ofBlocks range: Range<Int>, unsafe: Bool, to html: inout ByteBuffer, text: SearchText? = nil,
+        ofBlocks range: Range<Int>, unsafe: Bool, to html: inout ByteBuffer, readers: HTMLReaders = HTMLReaders(),
         writing: ((OpaquePointer) -> ((inout ByteBuffer) -> Void)?)? = nil
     ) {
         completeInlines(ofBlocks: range)
-        func render(_ node: OpaquePointer) { self.render(node, unsafe: unsafe, to: &html, text: text) }
+        func render(_ node: OpaquePointer) { self.render(node, unsafe: unsafe, to: &html, readers: readers) }
         for case let node? in blockNodes[range] {
             guard let writing else {
                 render(node)
@@ -355,7 +355,7 @@ final class CommonMarkDocument {
             let contained = Self.contained(node)
             for block in contained.isEmpty ? [node] : contained {
                 var html = ByteBuffer()
-                render(block, unsafe: unsafe, to: &html, text: nil)
+                render(block, unsafe: unsafe, to: &html, readers: HTMLReaders())
                 blocks.append(html.finish())
             }
         }
@@ -368,20 +368,21 @@ final class CommonMarkDocument {
         return MarkdownTree.children(of: node)
     }
 
-    /// Appends cmark's HTML of `node`, as the extensions rewrite it, to `html`, and its text to `text`.
-    private func render(_ node: OpaquePointer, unsafe: Bool, to html: inout ByteBuffer, text: SearchText?) {
+    /// Appends cmark's HTML of `node`, as the extensions rewrite it, to `html`, and gives it to `readers`.
+    private func render(_ node: OpaquePointer, unsafe: Bool, to html: inout ByteBuffer, readers: HTMLReaders) {
         let steps = tree.extensions
         let lines = sourceText(of: node)
         for step in steps { step.beforeHTML(of: node, text: lines, keepsRawHTML: unsafe) }
         guard let rendered = cmark_render_html(node, unsafe ? CMARK_OPT_UNSAFE : CMARK_OPT_DEFAULT) else { return }
         defer { memory.pointee.free(rendered) }  // (from the tree's allocator)
         let bytes = UnsafeRawBufferPointer(start: rendered, count: strlen(rendered)).assumingMemoryBound(to: UInt8.self)
+        let isCode = readers.code != nil && MarkdownTree.mayHoldCode(node) && (lines.map(CodeInfoExtension.mayHoldFence) ?? true)
         if let rewritten = Self.rewrittenHTML(bytes, by: steps) {
             html.write(rewritten)
-            rewritten.withUnsafeBufferPointer { text?.append(html: $0) }
+            rewritten.withUnsafeBufferPointer { readers.read($0, mayHoldCode: isCode) }
         } else {
             html.write(UnsafeRawBufferPointer(bytes))
-            text?.append(html: bytes)
+            readers.read(bytes, mayHoldCode: isCode)
         }
     }
 

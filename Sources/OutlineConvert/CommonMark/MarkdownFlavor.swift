@@ -17,7 +17,8 @@ struct MarkdownFlavor: Equatable, Sendable {
     /// -e autolink -e tasklist -e footnotes`, the raw HTML its sanitizer keeps, the tag
     /// filter, and its emoji shortcodes), with the blocks people write in docs: GitHub's
     /// alerts and `<details>`, Obsidian's callouts, mkdocs' blocks and attribute lists, and
-    /// mermaid fences as mkdocs-material writes them.
+    /// mermaid fences as mkdocs-material writes them, and code blocks' info strings as mdBook
+    /// and pymdownx read them.
     static let gitHub = MarkdownFlavor(extensions: [
         // (First: its text is rewritten before mkdocs' blocks are read, and its notes are
         // made before any other step reads their list items.)
@@ -35,6 +36,7 @@ struct MarkdownFlavor: Equatable, Sendable {
         AttributeListExtension(),
         MermaidExtension(),
         EmojiExtension(),
+        CodeInfoExtension(),
     ])
     /// Strict CommonMark (`--from commonmark`): cmark's own reading, no extension.
     static let commonMark = MarkdownFlavor(extensions: [])

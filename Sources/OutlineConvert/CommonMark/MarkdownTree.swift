@@ -240,6 +240,15 @@ final class MarkdownTree {
         return children
     }
 
+    /// Whether the block `node` is or may hold a code block (any block but a paragraph, a
+    /// heading, a rule or raw HTML).
+    static func mayHoldCode(_ node: OpaquePointer) -> Bool {
+        switch cmark_node_get_type(node) {
+        case CMARK_NODE_PARAGRAPH, CMARK_NODE_HEADING, CMARK_NODE_THEMATIC_BREAK, CMARK_NODE_HTML_BLOCK: false
+        default: true
+        }
+    }
+
     /// A new node from the tree's allocator; a custom one renders `enter` and `exit`.
     func newNode(_ type: cmark_node_type, enter: String = "", exit: String = "") -> OpaquePointer? {
         guard let node = cmark_node_new_with_mem(type, memory) else { return nil }

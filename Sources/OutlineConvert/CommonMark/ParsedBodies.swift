@@ -41,6 +41,19 @@ struct ParsedBodies: @unchecked Sendable {
     }
 }
 
+/// What reads a page's body HTML as it is written: in a docs site the search's text of its
+/// sections, and on any page the languages of its code blocks (for their highlighting).
+struct HTMLReaders {
+    var search: SearchText?
+    var code: CodeLanguages?
+
+    /// Gives `html` (whole elements) to the readers; the code's only when `mayHoldCode`.
+    func read(_ html: UnsafeBufferPointer<UInt8>, mayHoldCode: Bool) {
+        search?.append(html: html)
+        if mayHoldCode { code?.collect(from: html) }
+    }
+}
+
 /// Renders bodies (CommonMark text) as HTML or plain text: from the blocks read with the
 /// document when they are still the body's, else by parsing the body on its own.
 struct BodyRenderer {
@@ -57,8 +70,9 @@ struct BodyRenderer {
     /// The link reference definitions of the page's bodies (`linkDefinitions(of:)`), for
     /// titles: a changelog's `## [1.0.0] - 2017-06-20` links through one.
     var titleDefinitions = ""
-    /// For HTML in a docs site: where the text of what is written goes, for the site search.
-    var searchText: SearchText? = nil
+    /// For HTML: what reads the bodies' HTML as it is written (the site search's text, the
+    /// languages of the code).
+    var readers = HTMLReaders()
 
     /// Appends the HTML of `body` at `position` (see `ParsedBodies`). With `links`, each
     /// link and image destination goes through it first (a docs site); `line` places links
@@ -77,7 +91,7 @@ struct BodyRenderer {
         Self.settleLinks(of: document, blocks: range, unsafe: unsafe, rewrite: rewrite)
         document.prepare(ofBlocks: range, ids: headingIds, forcedOpen: forcedOpen)
         document.appendHTML(
-            ofBlocks: range, unsafe: unsafe, to: &html, text: searchText,
+            ofBlocks: range, unsafe: unsafe, to: &html, readers: readers,
             writing: writing.map { writing in { block in writing(block, sourceLines ? Int(cmark_node_get_start_line(block)) : line) } })
     }
 
@@ -94,7 +108,7 @@ struct BodyRenderer {
         let rewrite = links.map { links in { (url: String, _: Int, _: Int) in links.href(for: url, line: line, column: 0) } }
         Self.settleLinks(of: document, blocks: 0..<1, unsafe: unsafe, rewrite: rewrite)
         var html = ByteBuffer(capacity: markdown.utf8.count * 2)
-        document.appendHTML(ofBlocks: 0..<1, unsafe: unsafe, to: &html, text: nil)
+        document.appendHTML(ofBlocks: 0..<1, unsafe: unsafe, to: &html)
         return Self.paragraphContent(html.finish())
     }
 

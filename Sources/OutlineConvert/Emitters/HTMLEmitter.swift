@@ -42,7 +42,7 @@ struct HTMLEmitter: OutlineWriter {
             options: context.options.html, links: context.site?.links, site: context.site,
             bodies: BodyRenderer(
                 bodies: context.bodies, headingIds: PageHeadingIdentifiers(outline), forcedOpen: context.options.collapse.all,
-                flavor: context.bodyFlavor, searchText: context.site?.search))
+                flavor: context.bodyFlavor, readers: HTMLReaders(search: context.site?.search, code: context.site?.code ?? CodeLanguages())))
         // (In a graph or vault only: anywhere else a page's look follows its outline, not the
         // format it was read from, so that A → outline → HTML is A → HTML.)
         page.isBulletOutline = context.isBulletOutline && context.options.wikiIndex != nil
@@ -125,7 +125,11 @@ private struct Page {
             let lang = outline.language ?? "en"
             (options.template ?? .default).render(
                 title: pageTitle, lang: lang, site: site, into: &html,
-                toc: { toc ? TableOfContents.write(outline, into: &$0) : () }, content: { writeContent(outline, pageTitle: pageTitle, into: &$0) })
+                toc: { toc ? TableOfContents.write(outline, into: &$0) : () },
+                code: {
+                    CodeHighlighting.writeScript(for: bodies.readers.code?.ids ?? [], root: site?.navigation == true ? site?.root : nil, into: &$0)
+                },
+                content: { writeContent(outline, pageTitle: pageTitle, into: &$0) })
         }
         return html.finish()
     }
@@ -150,7 +154,7 @@ private struct Page {
             html.write(escaping: title)
             html.write("</h1>\n" as StaticString)
         }
-        bodies.searchText?.begin(id: "", title: pageTitle)
+        bodies.readers.search?.begin(id: "", title: pageTitle)
         bodies.appendHTML(
             outline.body, at: 0, line: 0, unsafe: options.unsafe, links: links, to: &html, writing: embedParagraphs(depth: 1, offset: offset))
         var position = 1
@@ -187,7 +191,7 @@ private struct Page {
             // In a site, a title's link to another input (an OPML link outline) is rewritten
             // and checked like a body's.
             if let url = titleLinks.title, let href = links?.href(for: url, line: embedLine ?? node.line, column: 0) { titleLinks.title = href }
-            bodies.searchText?.begin(id: node.id, title: node.title)
+            bodies.readers.search?.begin(id: node.id, title: node.title)
             let mkdocsID = bodies.headingIds.mkdocsID(of: node)
             // An outliner's title line with markup renders as its Markdown (unless the node
             // links its title itself).

@@ -38,10 +38,13 @@ public struct PageTemplate: Equatable, Sendable {
     }
 
     /// Writes the page, with `writeContent` appending the outline markup in place of
-    /// `{{content}}` (so a large document is never copied into the page a second time).
+    /// `{{content}}` (so a large document is never copied into the page a second time), and
+    /// `writeCode` the script that highlights its code after the default script (it knows
+    /// the code's languages once the content is written).
     func render(
         title: String, lang: String, site: PageSite? = nil, into page: inout ByteBuffer,
-        toc writeTOC: (inout ByteBuffer) -> Void = { _ in }, content writeContent: (inout ByteBuffer) -> Void
+        toc writeTOC: (inout ByteBuffer) -> Void = { _ in }, code writeCode: (inout ByteBuffer) -> Void = { _ in },
+        content writeContent: (inout ByteBuffer) -> Void
     ) {
         for piece in pieces {
             switch piece {
@@ -58,6 +61,7 @@ public struct PageTemplate: Equatable, Sendable {
                         "(function () { var script = document.createElement(\"script\"); script.src = \"",
                         "outline-site/outline.js\"; document.body.appendChild(script); })();"
                     ), site: site, into: &page)
+                writeCode(&page)
             case .placeholder("lang"): page.write(escaping: lang)
             case .placeholder("index"):
                 guard let site else { continue }

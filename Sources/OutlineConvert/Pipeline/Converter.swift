@@ -179,7 +179,7 @@ public struct Converter: Sendable {
             ids += Self.htmlIDs(in: output)
             facts = PageFacts(
                 ids: ids, links: site.links.facts, order: outline.order,
-                search: site.search?.finish() ?? [])
+                search: site.search?.finish() ?? [], codeLanguages: site.code?.ids.sorted() ?? [])
         }
         return Conversion(bytes: output, warnings: document.warnings + warnings, title: title, facts: facts)
     }

@@ -67,6 +67,9 @@ struct PageSite: Sendable {
     package var canonical: String?
     /// With the site's navigation: the page's sections for the site search, as written.
     var search: SearchText?
+    /// With the site's navigation: the languages of the page's code blocks, as written (the
+    /// site copies the Prism files of every page's languages).
+    var code: CodeLanguages?
 
     /// Where a page of a site with navigation holds the place of its previous / next links.
     static let pagerSlot = "<!--outline-render:pager-->"

@@ -35,7 +35,7 @@ import Testing
             for flavor in Self.flavors {
                 let document = CommonMarkDocument(parsing: line, flavor: flavor, isBody: true)
                 var html = ByteBuffer(capacity: 64)
-                document.appendHTML(ofBlocks: 0..<document.blockCount, unsafe: false, to: &html, text: nil)
+                document.appendHTML(ofBlocks: 0..<document.blockCount, unsafe: false, to: &html)
                 #expect(String(decoding: html.finish(), as: UTF8.self) == expected, "\(flavor.names): \(line)")
             }
         }
@@ -91,7 +91,7 @@ import Testing
             let document = CommonMarkDocument(parsing: line, flavor: flavor, isBody: true)
             document.rewriteLinks(ofBlocks: 0..<document.blockCount) { url, _, _ in rewrite(url) }
             var html = ByteBuffer(capacity: 64)
-            document.appendHTML(ofBlocks: 0..<document.blockCount, unsafe: false, to: &html, text: nil)
+            document.appendHTML(ofBlocks: 0..<document.blockCount, unsafe: false, to: &html)
             let expected = String(decoding: html.finish(), as: UTF8.self)
             let written = wikiLinks.html(of: pieces, rewrite: rewrite).map { "<p>" + String(decoding: $0, as: UTF8.self) + "</p>\n" }
             #expect(written == expected, "\(line)")

@@ -43,6 +43,10 @@ import Testing
         graph LR
         ```
 
+        ```rust,editable
+        fn main() {}
+        ```
+
         A note[^n], and :tada: to end.
 
         [^n]: The note.
@@ -58,6 +62,7 @@ import Testing
         "details": ["<details class=\"outline-block\"", "▸ More"],
         "tagfilter": ["&lt;script>"],
         "mermaid": ["<pre class=\"mermaid\"><code>graph LR"],
+        "fenced_code_attributes": ["<code class=\"language-rust\">fn main"],
         "raw_html": ["<img src=\"logo.png\" alt=\"Logo\">"],
         "attr_list": ["class=\"md-button\""],
         "footnotes": ["data-footnote-ref>1</a></sup>", "[1] The note."],

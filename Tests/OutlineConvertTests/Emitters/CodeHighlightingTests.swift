@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+
+@testable import OutlineConvert
+
+/// docs/formats.md, "Code blocks": which Prism files a page needs, and info strings.
+@Suite struct CodeHighlightingTests {
+    @Test func everyLanguageLoadsAfterWhatItNeeds() throws {
+        let table = CodeHighlighting.prismLanguages
+        #expect(table.count > 250)
+        for id in table.keys {
+            let files = CodeHighlighting.files(for: [id])
+            #expect(files.first == "prism-core.min.js")
+            #expect(files.contains("prism-\(id).min.js"))
+            for file in files {
+                #expect(EmbeddedTemplates.files["prism/" + file] != nil, "\(file)")
+            }
+            let loaded = files.dropFirst().map { String($0.dropFirst(6).dropLast(7)) }
+            for (position, language) in loaded.enumerated() {
+                let entry = try #require(table[language])
+                for required in entry.requires { #expect(loaded[..<position].contains(required), "\(id): \(required) before \(language)") }
+                for after in entry.after where loaded.contains(after) {
+                    #expect(loaded[..<position].contains(after), "\(id): \(after) before \(language)")
+                }
+            }
+        }
+    }
+
+    @Test func languagesAreFoundByAliasAndOnlyThoseNeededLoad() {
+        #expect(CodeHighlighting.languageID("py") == "python")
+        #expect(CodeHighlighting.languageID("Shell") == "bash")
+        #expect(CodeHighlighting.languageID("html") == "markup")
+        #expect(CodeHighlighting.languageID("no-such-language") == nil)
+        #expect(CodeHighlighting.languageID("mjs") == "javascript" && CodeHighlighting.languageID("Console") == "shell-session")
+        #expect(CodeHighlighting.files(for: []) == [])
+        #expect(CodeHighlighting.files(for: ["cpp"]) == ["prism-core.min.js", "prism-clike.min.js", "prism-c.min.js", "prism-cpp.min.js"])
+    }
+
+    @Test func prismsTextCannotEndThePageScript() {
+        var page = ByteBuffer()
+        CodeHighlighting.writeInline("prism-markup.min.js", into: &page)
+        let markup = String(decoding: page.finish(), as: UTF8.self)
+        #expect(EmbeddedTemplates.files["prism/prism-markup.min.js"]?.contains("<!--") == true)
+        #expect(!markup.contains("<!--") && !markup.lowercased().contains("<script") && !markup.lowercased().contains("</script"))
+        #expect(markup.contains("\\x3C!--"))
+    }
+
+    @Test func codeLanguagesAreCollectedFromThePagesHTML() throws {
+        let html = try Support.convert("```py\nx\n```\n\n- ```rust,ignore\n  fn f() {}\n  ```\n\n```c++\nint\n```\n").output
+        #expect(html.contains("Prism.languages.python") && html.contains("Prism.languages.rust"))
+        #expect(!html.contains("Prism.languages.cpp"))
+        #expect(html.contains("<code class=\"language-rust\">"))
+    }
+
+    @Test func infoStringsAreReadAsMdBookAndPymdownxReadThem() {
+        #expect(CodeInfoExtension.read("rust,editable") == "rust rust,editable")
+        #expect(CodeInfoExtension.read("rust, ignore x") == "rust rust, ignore x")
+        #expect(CodeInfoExtension.read(",x") == ",x")
+        #expect(CodeInfoExtension.read("{ .python title=\"x.py\" }") == "python { .python title=\"x.py\" }")
+        #expect(CodeInfoExtension.read("{.js}") == "js {.js}")
+        #expect(CodeInfoExtension.read("{ title=\"a\" }") == "")
+        #expect(CodeInfoExtension.read("python") == "python")
+        #expect(CodeInfoExtension.read("") == nil)
+    }
+}
