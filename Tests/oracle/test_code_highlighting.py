@@ -204,3 +204,20 @@ def test_a_rebuild_copies_a_new_language_and_removes_one_no_page_uses(made, tmp_
     (source / "other.md").write_text("# Other\n\nText again.\n")
     run(source, "-o", site, *cache)
     assert not (prism / "prism-java.min.js").exists() and (prism / "prism-python.min.js").is_file()
+
+
+TITLED = ['py title="bubble_sort.py"', '{ .python title="x y.py" }', 'python title="a<b & c"', "py title='single'",
+          'title="no lang"', 'python linenums="1" title="numbered.py"', 'python subtitle="not a title"']
+
+
+@pytest.mark.parametrize("info", TITLED)
+def test_a_code_blocks_title_is_what_pymdownx_shows(info, tmp_path):
+    source = tmp_path / "t.md"
+    source.write_text(f"# T\n\n```{info}\nx = 1\n```\n")
+    ours = run(source, "--fragment", "--to", "html").stdout
+    title = re.search(r'<div class="outline-code-title">(.*?)</div>', ours)
+    oracle = markdown.markdown(source.read_text().split("\n", 2)[2], extensions=["pymdownx.superfences", "pymdownx.highlight"])
+    expected = re.search(r'<span class="filename">(.*?)</span>', oracle)
+    assert (title and title.group(1)) == (expected and expected.group(1))
+    # The code is the code as cmark-gfm reads it, under its title.
+    assert code_texts(ours) == code_texts(cmark(source.read_text(), CMARK_GFM))

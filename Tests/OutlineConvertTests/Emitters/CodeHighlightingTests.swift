@@ -53,13 +53,23 @@ import Testing
     }
 
     @Test func infoStringsAreReadAsMdBookAndPymdownxReadThem() {
-        #expect(CodeInfoExtension.read("rust,editable") == "rust rust,editable")
-        #expect(CodeInfoExtension.read("rust, ignore x") == "rust rust, ignore x")
-        #expect(CodeInfoExtension.read(",x") == ",x")
-        #expect(CodeInfoExtension.read("{ .python title=\"x.py\" }") == "python { .python title=\"x.py\" }")
-        #expect(CodeInfoExtension.read("{.js}") == "js {.js}")
-        #expect(CodeInfoExtension.read("{ title=\"a\" }") == "")
-        #expect(CodeInfoExtension.read("python") == "python")
-        #expect(CodeInfoExtension.read("") == nil)
+        typealias Info = CodeInfoExtension.Info
+        #expect(CodeInfoExtension.read("rust,editable") == Info(language: "rust"))
+        #expect(CodeInfoExtension.read("rust, ignore x") == Info(language: "rust"))
+        #expect(CodeInfoExtension.read(",x") == Info(language: ",x"))
+        #expect(CodeInfoExtension.read("{ .python title=\"x.py\" }") == Info(language: "python", title: "x.py"))
+        #expect(CodeInfoExtension.read("{.js}") == Info(language: "js"))
+        #expect(CodeInfoExtension.read("{ title=\"a\" }") == Info(language: "", title: "a"))
+        #expect(CodeInfoExtension.read("py title='x y.py' linenums=\"1\"") == Info(language: "py", title: "x y.py"))
+        #expect(CodeInfoExtension.read("title=\"no lang\"") == Info(language: "", title: "no lang"))
+        #expect(CodeInfoExtension.read("py subtitle=\"x\"") == Info(language: "py"))
+        #expect(CodeInfoExtension.read("python") == Info(language: "python"))
+        #expect(CodeInfoExtension.read("") == Info(language: ""))
+    }
+
+    @Test func aTitleShowsAboveItsCodeAndAnyOtherControlCharacterStays() throws {
+        let html = try Support.convert("```py title=\"a <b> & c.py\"\nx\u{1}y \"z\"\n```\n") { $0.html.fragment = true }.output
+        #expect(
+            html.contains("<div class=\"outline-code-title\">a &lt;b&gt; &amp; c.py</div>\n<pre><code class=\"language-py\">x\u{1}y &quot;z&quot;"))
     }
 }
