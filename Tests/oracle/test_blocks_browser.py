@@ -86,6 +86,20 @@ def test_a_tab_opened_closes_the_others(browser, pages):
     assert shown(browser, "apt install widget") and not shown(browser, "brew install widget")
 
 
+def test_tabs_are_a_tab_bar_with_the_open_tabs_content_under_it(browser, pages):
+    browser.get(pages["mkdocs"])
+    titles = browser.find_elements(By.CSS_SELECTOR, ".outline-tab > summary")
+    boxes = [t.rect for t in titles]
+    # The titles side by side on one row, as mkdocs-material's tab bar.
+    assert len({round(b["y"]) for b in boxes}) == 1
+    assert all(a["x"] + a["width"] <= b["x"] + 1 for a, b in zip(boxes, boxes[1:]))  # (1 px: sub-pixel widths)
+    code = browser.find_element(By.CSS_SELECTOR, ".outline-tab[open] pre")
+    assert "brew install widget" in code.text and code.rect["y"] >= boxes[0]["y"] + boxes[0]["height"]
+    click(browser, "Windows")
+    assert shown(browser, "winget install widget") and not shown(browser, "brew install widget")
+    assert len({round(t.rect["y"]) for t in titles}) == 1  # (the bar stays where it was)
+
+
 def test_expand_all_opens_every_block_and_collapse_all_closes_them(browser, pages):
     browser.get(pages["mkdocs"])
     browser.find_element(By.CSS_SELECTOR, "button[data-outline-action='expand']").click()
