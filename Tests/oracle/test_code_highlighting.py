@@ -5,6 +5,7 @@ read as mdBook and pymdownx read them (Python-Markdown with pymdownx.superfences
 oracle for the attribute-list form); every code block gets a copy button."""
 import html
 import re
+from pathlib import Path
 
 import markdown
 import pytest
@@ -221,3 +222,17 @@ def test_a_code_blocks_title_is_what_pymdownx_shows(info, tmp_path):
     assert (title and title.group(1)) == (expected and expected.group(1))
     # The code is the code as cmark-gfm reads it, under its title.
     assert code_texts(ours) == code_texts(cmark(source.read_text(), CMARK_GFM))
+
+
+def test_a_real_reference_has_every_code_block_highlighted(browser, tmp_path):  # noqa: F811
+    """Node's fs reference (Tests/real): its 100 blocks of mjs, cjs, js, console and bash are
+    highlighted, as Node's own site highlights them; its one text block stays plain."""
+    source = Path(__file__).parents[1] / "real" / "node-fs.md"
+    languages = re.findall(r"^```(\w+)$", source.read_text(), re.M)
+    run(source, "-o", tmp_path / "fs.html")
+    browser.get((tmp_path / "fs.html").as_uri())
+    WebDriverWait(browser, 30).until(lambda b: b.execute_script("return !!window.Prism"))
+    highlighted = browser.execute_script(
+        "return [...document.querySelectorAll('main pre > code')].map(c => [c.className, !!c.querySelector('.token')])")
+    assert [cls for cls, _ in highlighted] == [f"language-{name}" for name in languages]
+    assert [name for (cls, tokens), name in zip(highlighted, languages) if not tokens] == ["text"]
