@@ -11,7 +11,7 @@ from selenium.webdriver.common.keys import Keys
 
 from conftest import ROOT, preorder, run, to_json
 from test_browser import browser, make_driver, state, visible  # (browser: the shared fixture)
-from test_validator import CHECKER, IGNORED
+from test_validator import CHECKER, IGNORED, checkable
 
 REAL = ROOT / "Tests" / "real" / "node-fs.md"
 WORD = "zebrafish"  # in exactly the sections below, and nowhere else
@@ -198,8 +198,8 @@ def test_front_matter_turns_the_toc_on_and_fragments_carry_it_apart(tmp_path):
     assert fragment.index("</nav>") < fragment.index('<details id="a"')
 
 
-def test_pages_with_a_toc_are_valid(pages):
-    files = [str(pages["folder"] / "generated.html"), str(pages["folder"] / "real.html")]
+def test_pages_with_a_toc_are_valid(pages, tmp_path):
+    files = checkable([str(pages["folder"] / "generated.html"), str(pages["folder"] / "real.html")], tmp_path)
     result = subprocess.run([CHECKER, "--format", "gnu", "--also-check-css", "--ignore-re", *IGNORED, "--", *files],
                             capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr

@@ -24,6 +24,25 @@ IGNORED = [
     r'.*The "align" attribute on the "t[hd]" element is obsolete\. Use CSS instead\.',
 ]
 
+# The checker predates `@supports selector(…)` (2020) too, and reports a bare parse error
+# for it. Pages holding the one such condition of the default style (the tab bar's) are
+# checked as copies in which it reads `@media all`, so every rule inside it is still checked.
+SUPPORTS = "@supports selector(::details-content) {"
+
+
+def checkable(files, folder):
+    """`files`, or copies of them in `folder` that the checker can parse (see SUPPORTS)."""
+    copies = []
+    for index, name in enumerate(files):
+        text = pathlib.Path(name).read_text()
+        if SUPPORTS not in text:
+            copies.append(name)
+            continue
+        copy = pathlib.Path(folder) / f"checked-{index}-{pathlib.Path(name).name}"
+        copy.write_text(text.replace(SUPPORTS, "@media all {"))
+        copies.append(str(copy))
+    return copies
+
 
 def test_example_pages_and_a_large_real_page_are_valid(tmp_path):
     sources = [(EXAMPLES / name, []) for name in (
@@ -44,7 +63,7 @@ def test_example_pages_and_a_large_real_page_are_valid(tmp_path):
     assert any(f.endswith("guide-site/index.html") for f in files)
     checker = CHECKER
     result = subprocess.run(
-        [checker, "--format", "gnu", "--also-check-css", "--ignore-re", *IGNORED, "--", *files],
+        [checker, "--format", "gnu", "--also-check-css", "--ignore-re", *IGNORED, "--", *checkable(files, tmp_path)],
         capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
 
