@@ -45,11 +45,16 @@ enum CodeHighlighting {
         return ["prism-core.min.js"] + ordered.map { "prism-\($0).min.js" }
     }
 
+    /// The text of a file of `Templates/prism/` (`files(for:)`, or `COPYRIGHT`).
+    static func prismFile(_ name: String) -> String {
+        EmbeddedTemplates.files["prism/" + name] ?? ""
+    }
+
     /// Writes a Prism file (`files(for:)`) into a page's script: each `<` that would start
     /// `<!--` or a `script` tag written `\x3C` (the same character in a string or a regular
     /// expression), so the text cannot end or confuse the `<script>` element.
     static func writeInline(_ file: String, into page: inout ByteBuffer) {
-        var text = EmbeddedTemplates.files["prism/" + file] ?? ""
+        var text = prismFile(file)
         text.withUTF8 { bytes in
             var copied = 0
             var at = 0
@@ -83,7 +88,7 @@ enum CodeHighlighting {
     /// with Prism's licence; none for no language.
     static func siteFiles(for languages: Set<String>) -> [(name: String, text: String)] {
         let names = files(for: languages)
-        return (names.isEmpty ? [] : names + ["COPYRIGHT"]).map { ($0, EmbeddedTemplates.files["prism/" + $0] ?? "") }
+        return (names.isEmpty ? [] : names + ["COPYRIGHT"]).map { ($0, prismFile($0)) }
     }
 
     /// Writes, inside the page's `<script>`, what highlights its code: Prism's files

@@ -20,7 +20,7 @@ struct CodeInfoExtension: MarkdownExtension {
     }
 
     func prepared(for source: SourceLines) -> CodeInfoExtension? {
-        source.bytes.contains(bytes: "```") || source.bytes.contains(bytes: "~~~") ? self : nil
+        Self.mayHoldFence(source.bytes) ? self : nil
     }
 
     func beforeHTML(of block: OpaquePointer, text: ArraySlice<UInt8>?, keepsRawHTML: Bool) {
