@@ -93,7 +93,7 @@ package struct SiteBuilder {
         // output's bytes, whatever the record says.
         let reading = settings.check ? nil : cacheFile.map(BuildRecord.Reading.init)
         guard var plan = plan() else { return .refused }
-        let conversion = withWikiIndex(plan)
+        let conversion = withProject(plan)
         for page in conversion.wikiIndex?.tagPages ?? [] {
             plan.addGenerated(page.relative, root: settings.inputs[0], outputDirectory: outputDirectory, format: conversion.to)
         }
@@ -152,18 +152,20 @@ package struct SiteBuilder {
         return plan
     }
 
-    /// What the record of a run is valid for: the options, this program, and in a site
-    /// which files are inputs (its pages' links point at them) and the site's options.
-    /// The conversion options, with the index of the graph or vault when the site is one
-    /// (a single folder holding `logseq/config.edn` or `.obsidian/`: docs/sites.md).
     /// How many pages are read or converted at once (`-j`, else one a processor).
     private var workers: Int { settings.jobs ?? max(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 1) }
 
-    private func withWikiIndex(_ plan: BatchPlan) -> ConversionOptions {
+    /// The conversion options, with what the tree's project says when the run is one folder:
+    /// the dialect its `mkdocs.yml` configures, the index of the graph or vault (a single
+    /// folder holding `logseq/config.edn` or `.obsidian/`: docs/sites.md).
+    private func withProject(_ plan: BatchPlan) -> ConversionOptions {
         var conversion = self.conversion
-        guard conversion.to == .html, settings.inputs.count == 1, let root = settings.inputs.first, Files.isDirectory(root),
-            let app = WikiIndex.app(of: root)
-        else { return conversion }
+        guard settings.inputs.count == 1, let root = settings.inputs.first, Files.isDirectory(root) else { return conversion }
+        if let configured = MkDocsConfig.extensions(ofTreeAt: root) {
+            conversion.mkDocsExtensions = configured
+            reporter.note("\(root): its mkdocs.yml names markdown_extensions: Markdown is read in mkdocs' dialect")
+        }
+        guard conversion.to == .html, let app = WikiIndex.app(of: root) else { return conversion }
         let here = Files.currentDirectory()
         conversion.wikiIndex = WikiIndex(
             app: app, root: BatchPlan.absolute(root, in: here), inputs: plan.jobs.map { BatchPlan.absolute($0.input, in: here) },
@@ -171,6 +173,8 @@ package struct SiteBuilder {
         return conversion
     }
 
+    /// What the record of a run is valid for: the options, this program, and in a site
+    /// which files are inputs (its pages' links point at them) and the site's options.
     private func recordKey(_ plan: BatchPlan, conversion: ConversionOptions, isSite: Bool) -> String {
         let inputs = isSite ? BuildRecord.hash(Array(plan.jobs.map(\.input).joined(separator: "\u{0}").utf8)) + "\u{0}" + site.fingerprint : ""
         return [conversion.fingerprint, settings.programIdentity, inputs].joined(separator: "\u{0}")

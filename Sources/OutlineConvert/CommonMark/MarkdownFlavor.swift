@@ -38,6 +38,19 @@ struct MarkdownFlavor: Equatable, Sendable {
         EmojiExtension(),
         CodeInfoExtension(),
     ])
+    /// mkdocs' dialect (SPEC §3.1.3): GitHub's flavour with what the extensions of
+    /// Python-Markdown and pymdown-extensions add, those that `configured` names as
+    /// `mkdocs.yml`'s `markdown_extensions` does (`pymdownx.blocks.admonition`), or all of
+    /// them when nil (`--from mkdocs`).
+    static func mkDocs(_ configured: Set<String>? = nil) -> MarkdownFlavor {
+        func on(_ name: String) -> Bool { configured?.contains(name) ?? true }
+        let fenced = FencedBlocks.Names(
+            admonitions: on("pymdownx.blocks.admonition") ? FencedBlocks.Names.all.admonitions : [],
+            details: on("pymdownx.blocks.details") ? FencedBlocks.Names.all.details : [],
+            tabs: on("pymdownx.blocks.tab"))
+        return MarkdownFlavor(
+            extensions: gitHub.extensions.map { $0 is AdmonitionExtension ? AdmonitionExtension(fenced: fenced) : $0 })
+    }
     /// Strict CommonMark (`--from commonmark`): cmark's own reading, no extension.
     static let commonMark = MarkdownFlavor(extensions: [])
 

@@ -25,6 +25,9 @@ public struct ConversionOptions: Equatable, Sendable {
     public var maxInputSize = ConversionOptions.defaultMaxInputSize
     /// In a site of a Logseq graph or an Obsidian vault: its page names, for wiki links.
     var wikiIndex: WikiIndex?
+    /// In a tree whose `mkdocs.yml` names `markdown_extensions`: their names (its Markdown
+    /// is read in mkdocs' dialect, docs/formats.md).
+    var mkDocsExtensions: Set<String>?
     /// The default `maxInputSize`: 256 MiB.
     public static let defaultMaxInputSize = 256 << 20
 
@@ -89,6 +92,7 @@ public struct Converter: Sendable {
         if let from = options.from { return from }
         guard let byExtension = InputFormat(pathExtension: Path.fileExtension(file)) else { return InputFormat(sniffing: bytes) }
         // (Every page of a Logseq graph is an outline, a flat list too.)
+        if let configured = options.mkDocsExtensions, byExtension == .markdown { return .mkDocs(configured) }
         return options.wikiIndex?.app == .logseq && byExtension == .markdown ? .outline : byExtension.refined(by: bytes)
     }
 

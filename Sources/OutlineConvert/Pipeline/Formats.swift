@@ -111,7 +111,7 @@ public struct InputFormat: Hashable, Sendable, CustomStringConvertible {
     public static let all: [InputFormat] = [
         InputFormat(reader: PlistParser()), InputFormat(reader: OPMLParser()), InputFormat(reader: XMLSectionParser()),
         InputFormat(reader: JSONOutlineParser()), InputFormat(reader: OutlinerMarkdownParser()),
-        InputFormat(reader: MarkdownParser(flavor: .commonMark)),
+        InputFormat(reader: MarkdownParser(flavor: .commonMark)), InputFormat(reader: MarkdownParser(flavor: .mkDocs())),
         InputFormat(reader: MarkdownParser()),
     ]
 
@@ -127,6 +127,12 @@ public struct InputFormat: Hashable, Sendable, CustomStringConvertible {
     public static let opml = named("opml")
     /// The `outline` format: outliners' Markdown, bullets as the outline.
     public static let outline = named("outline")
+
+    /// Markdown in mkdocs' dialect with the extensions `configured` names (a tree's
+    /// `mkdocs.yml`); its name is `mkdocs`, as every one's.
+    static func mkDocs(_ configured: Set<String>) -> InputFormat {
+        InputFormat(reader: MarkdownParser(flavor: .mkDocs(configured)))
+    }
 
     private static func named(_ name: String) -> InputFormat {
         guard let format = InputFormat(name: name) else { preconditionFailure("no input format \(name)") }

@@ -3,14 +3,18 @@ internal import CCmark
 /// mkdocs' indented blocks (`admonition`, with pymdown-extensions' `details` and
 /// `tabbed`): `!!!` admonitions, `???` / `???+` collapsible blocks and `===` content tabs,
 /// found by rewriting the text (`MkDocsBlocks`) and made collapsible and callout blocks
-/// (`CollapsibleBlocks`). They hold headings, so they are made when only sections are read
-/// too.
+/// (`CollapsibleBlocks`). In mkdocs' dialect, also pymdownx.blocks' fenced blocks
+/// (`/// note | Title` … `///`, `FencedBlocks`). They hold headings, so they are made when
+/// only sections are read too.
 struct AdmonitionExtension: MarkdownExtension {
-    var name: String { "admonition" }
+    /// The names of the fenced blocks read; nil when they are not (outside mkdocs' dialect).
+    var fenced: FencedBlocks.Names? = nil
+
+    var name: String { fenced == nil ? "admonition" : "admonition+blocks" }
 
     func rewriteSource(of tree: MarkdownTree) {
-        guard MkDocsBlocks.mayHold(tree.source.bytes) else { return }
-        var mkdocs = MkDocsBlocks()
+        guard MkDocsBlocks.mayHold(tree.source.bytes, fenced: fenced != nil) else { return }
+        var mkdocs = MkDocsBlocks(fenced: fenced)
         var text = tree.source.bytes
         for _ in 0..<MkDocsBlocks.maxRounds {
             guard let rewritten = mkdocs.rewrite(text, root: tree.root),
@@ -27,12 +31,19 @@ struct AdmonitionExtension: MarkdownExtension {
     /// each other become one group.
     private func make(_ mkdocs: MkDocsBlocks, in tree: MarkdownTree) {
         var markers: [(node: OpaquePointer, block: MkDocsBlocks.Block)] = []
+        var ends: [OpaquePointer] = []
         CommonMarkDocument.walk(tree.root) { node, entering in
-            guard entering, cmark_node_get_type(node) == CMARK_NODE_HTML_BLOCK,
-                let block = mkdocs.block(ofMarker: CommonMarkDocument.literalBytes(node))
-            else { return }
-            markers.append((node, block))
+            guard entering, cmark_node_get_type(node) == CMARK_NODE_HTML_BLOCK else { return }
+            let literal = CommonMarkDocument.literalBytes(node)
+            if let block = mkdocs.block(ofMarker: literal) {
+                markers.append((node, block))
+            } else if FencedBlocks.isEnd(literal) {
+                ends.append(node)
+            }
         }
+        // (A fenced block's end marks nothing once its block knows its lines; tabs are told
+        // apart from their neighbours without it.)
+        ends.forEach { cmark_node_free($0) }
         // In document order: an outer block takes its content, inner markers with it.
         var tabs: [(node: OpaquePointer, startsGroup: Bool)] = []
         for (marker, found) in markers {
@@ -128,6 +139,12 @@ struct MkDocsBlocks {
 
     /// The blocks, by the number in their marker.
     private(set) var blocks: [Block] = []
+    /// The names of pymdownx.blocks' fenced blocks, when they are read.
+    let fenced: FencedBlocks.Names?
+
+    init(fenced: FencedBlocks.Names? = nil) {
+        self.fenced = fenced
+    }
 
     /// How many rounds (levels of nesting) are read at most.
     static let maxRounds = 16
@@ -149,10 +166,11 @@ struct MkDocsBlocks {
     }
 
     /// Whether the text may hold a header at all (a line starting, after spaces and `>`,
-    /// with `!!!`, `???` or `===`): most documents do not, and are read once.
-    static func mayHold(_ bytes: ArraySlice<UInt8>) -> Bool {
+    /// with `!!!`, `???` or `===`, or `///` when fenced blocks are read): most documents do
+    /// not, and are read once.
+    static func mayHold(_ bytes: ArraySlice<UInt8>, fenced: Bool = false) -> Bool {
         bytes.withUnsafeBufferPointer { buffer in
-            for mark in [UInt8(ascii: "!"), UInt8(ascii: "?"), UInt8(ascii: "=")] {
+            for mark in [UInt8(ascii: "!"), UInt8(ascii: "?"), UInt8(ascii: "=")] + (fenced ? [UInt8(ascii: "/")] : []) {
                 var from = 0
                 while let found = buffer.firstIndex(ofByte: mark, from: from) {
                     from = found + 1
@@ -172,9 +190,15 @@ struct MkDocsBlocks {
     mutating func rewrite(_ text: ArraySlice<UInt8>, root: OpaquePointer) -> [UInt8]? {
         let source = SourceLines(text)
         var found: [(line: Int, start: Int, header: Header)] = []
+        var fencedLines: [FencedBlocks.Candidate] = []
         CommonMarkDocument.walk(root) { node, entering in
             guard entering, cmark_node_get_type(node) == CMARK_NODE_PARAGRAPH else { return }
             let number = Int(cmark_node_get_start_line(node))
+            if fenced != nil {
+                let lines = ParagraphLines(
+                    first: number, last: Int(cmark_node_get_end_line(node)), column: Int(cmark_node_get_start_column(node)))
+                fencedLines += FencedBlocks.candidates(in: lines, source: source)
+            }
             let line = source.line(number)
             let start = line.startIndex + Int(cmark_node_get_start_column(node)) - 1
             guard start >= line.startIndex, start + 3 <= line.endIndex,
@@ -183,8 +207,13 @@ struct MkDocsBlocks {
             else { return }
             found.append((number, start - line.startIndex, header))
         }
-        guard !found.isEmpty else { return nil }
+        guard !found.isEmpty || !fencedLines.isEmpty else { return nil }
         var lines = (1...source.count).map { Array(source.line($0)) }
+        if let fenced {
+            let made = FencedBlocks.read(fencedLines.sorted { $0.line < $1.line }, names: fenced, lines: &lines, firstNumber: blocks.count)
+            if made.isEmpty && found.isEmpty { return nil }
+            blocks += made
+        }
         for (number, start, header) in found {
             let column = Self.column(of: start, in: lines[number - 1][...])
             let quotes = lines[number - 1][..<start].filter { $0 == UInt8(ascii: ">") }.count

@@ -1,0 +1,167 @@
+"""mkdocs' dialect (SPEC §3.1.3, docs/formats.md "mkdocs' dialect"): read with `--from mkdocs`
+or in a tree whose mkdocs.yml names markdown_extensions, and compared with what Python-Markdown
+and pymdown-extensions (the extensions mkdocs runs) make of the same text, block by block."""
+import html.parser
+import pathlib
+
+import markdown
+import pytest
+
+from conftest import run
+
+BLOCKS = ["pymdownx.blocks.admonition", "pymdownx.blocks.details", "pymdownx.blocks.tab", "pymdownx.superfences"]
+VOID = {"input", "br", "hr", "img", "meta", "link", "source", "wbr"}
+
+
+class Shape(html.parser.HTMLParser):
+    """A page's blocks in order, as events both writers' HTML reduce to: `("callout", type,
+    title)`, `("details", type, title, open)`, `("tabs",)`, `("tab", title, selected)`, each
+    closed by `("end",)`, and `("p", text)` / `("code", text)` for what they hold. Ours is
+    read from its classes (`outline-callout-note`), Python-Markdown's from pymdownx's
+    (`admonition note`, `tabbed-set`, a radio `input` and `label` before each tab)."""
+
+    def __init__(self, text, ours=False):
+        super().__init__()
+        self.ours = ours  # (our sections are `<details>` without a class: not blocks)
+        self.events, self.stack, self.text, self.collect = [], [], "", None
+        self.pending = None  # (an event waiting for its title: the next title element's text)
+        self.label = None  # (pymdownx: a tab's radio state, then its label)
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        classes = (a.get("class") or "").split()
+        kind = None
+        if tag == "div" and "outline-callout" in classes:
+            kind = ["callout", next((c[16:] for c in classes if c.startswith("outline-callout-")), "")]
+        elif tag == "div" and "admonition" in classes:
+            kind = ["callout", next((c for c in classes if c != "admonition"), "")]
+        elif tag == "details" and "outline-tab" in classes:
+            kind = ["tab", "open" in a]
+        elif tag == "details" and (classes or not self.ours):
+            callout = next((c[16:] for c in classes if c.startswith("outline-callout-")), None)
+            kind = ["details", callout if callout is not None else (classes[0] if classes and classes[0] != "outline-callout" else ""), "open" in a]
+        elif tag == "div" and ("outline-tabs" in classes or "tabbed-set" in classes):
+            kind = ["tabs"]
+        elif tag == "div" and "tabbed-content" in classes:
+            checked, title = self.label
+            self.events.append(("tab", title, checked))
+            kind = ["tab-content"]
+        elif tag == "input" and a.get("type") == "radio":
+            self.label = ["checked" in a, None]
+        if kind and kind[0] in ("callout", "details", "tab"):
+            self.pending = kind
+            if kind[0] == "callout":
+                self.pending.append("")  # (no title bar: an empty title)
+                self.events.append(tuple(self.pending))
+        elif kind == ["tabs"]:
+            self.events.append(("tabs",))
+        if tag in ("summary", "label") or (tag == "p" and ({"outline-callout-title", "admonition-title"} & set(classes))):
+            self.collect, self.text = "title", ""
+        elif tag in ("p", "pre", "li") and self.collect is None:
+            self.collect, self.text = tag, ""
+        if tag not in VOID:
+            self.stack.append((tag, kind is not None))
+
+    def handle_endtag(self, tag):
+        if tag in VOID:
+            return
+        if self.collect == "title" and tag in ("summary", "label", "p"):
+            title = " ".join(self.text.split())
+            if tag == "label":
+                self.label[1] = title
+            elif self.pending:
+                if self.pending[0] == "callout":
+                    self.events.pop()
+                    self.pending[-1] = title
+                    self.events.append(tuple(self.pending))
+                elif self.pending[0] == "details":
+                    self.events.append(("details", self.pending[1], title, self.pending[2]))
+                else:
+                    self.events.append(("tab", title, self.pending[1]))
+                self.pending = None
+            self.collect = None
+        elif self.collect == tag:
+            text = " ".join(self.text.split())
+            if text:
+                self.events.append(("code" if tag == "pre" else "p", text))
+            self.collect = None
+        while self.stack:
+            open_tag, is_block = self.stack.pop()
+            if is_block:
+                self.events.append(("end",))
+            if open_tag == tag:
+                break
+
+    def handle_data(self, data):
+        if self.collect:
+            self.text += data
+
+
+def ours(source, *args):
+    return Shape(run("-", "--from", "mkdocs", "--fragment", *args, input=source).stdout, ours=True).events
+
+
+def theirs(source):
+    return Shape(markdown.markdown(source, extensions=BLOCKS)).events
+
+
+CASES = {
+    "types and titles": "/// note | A title\nInside **bold**.\n\n- a list\n///\n\n/// tip\nTip text.\n///\n\n/// WARNING\nLoud.\n///\n",
+    "admonition with a type option": "/// admonition | Plain\n    type: danger\n\nContent\n///\n\n/// admonition | No type\nContent\n///\n",
+    "an empty title": '/// note | \nNo title bar.\n///\n',
+    "details": "/// details | Summary here\n    type: warning\n    open: True\n\nHidden.\n///\n\n/// details | Closed\nShut.\n///\n",
+    "tabs in groups": (
+        "/// tab | One\nFirst\n///\n\n/// tab | Two\n    select: true\n\nSecond\n///\n\n"
+        "/// tab | Three\n    new: true\n\nThird, a new group\n///\n"
+    ),
+    "nesting with more slashes": (
+        "//// tab | Python 3.10+\n\n```python\nx = 1\n```\n\n////\n\n//// tab | Older\n\n/// tip\nNested tip.\n///\n\nText.\n\n////\n"
+    ),
+    "a header inside a paragraph": "Some text\n/// note | Then\ncontent\n///\n",
+    "an unclosed block runs to the end": "/// note\nall\n\nthe rest\n",
+    "an end without a block stays text": "text\n\n///\n\nmore\n",
+    "an unknown name stays text": "/// unknown | stays\ntext\n///\n",
+    "fences in code stay code": "```\n/// note\ncode\n///\n```\n",
+    "nested and closed": "//// note | Outer\n/// tip | Inner\ntip\n///\nmore\n////\n\nafter\n",
+}
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_fenced_blocks_are_what_pymdownx_makes_of_them(name):
+    assert ours(CASES[name]) == theirs(CASES[name]), name
+
+
+def test_the_fenced_blocks_of_a_real_page_are_what_pymdownx_makes_of_them():
+    # FastAPI's docs/en/docs/tutorial/dependencies/classes-as-dependencies.md (MIT): tabs of
+    # four slashes holding tips of three, and notes between.
+    page = (pathlib.Path(__file__).parent.parent / "real" / "fastapi-classes-as-dependencies.md").read_text()
+    mine, python = ours(page), theirs(page)
+    assert sum(1 for e in python if e[0] in ("callout", "tab")) >= 10
+    assert mine == python
+
+
+def test_outside_mkdocs_dialect_fenced_blocks_stay_text():
+    page = run("-", "--fragment", input="/// note | Hello\ncontent\n///\n").stdout
+    assert "<p>/// note | Hello\ncontent\n///</p>" in page
+
+
+def test_a_tree_whose_mkdocs_yml_names_extensions_is_read_in_the_dialect(tmp_path):
+    source = "/// note | Hello\ncontent\n///\n"
+    for project, config in {
+        "listed": "site_name: x\nmarkdown_extensions:\n  - toc:\n      permalink: true\n  - pymdownx.blocks.admonition\nnav: []\n",
+        "mapped": "markdown_extensions:\n  abbr: null\n  pymdownx.blocks.admonition:\n    types: [note]\n",
+        "flow": "markdown_extensions: [toc, pymdownx.blocks.admonition]\n",
+        "none": "site_name: x\n",
+        "other": "markdown_extensions:\n- pymdownx.blocks.tab\n",
+    }.items():
+        docs = tmp_path / project / "docs"
+        docs.mkdir(parents=True)
+        (tmp_path / project / "mkdocs.yml").write_text(config)
+        (docs / "page.md").write_text(source)
+        run(str(docs), "-o", str(tmp_path / project / "site"))
+        page = (tmp_path / project / "site" / "page.html").read_text()
+        assert ('class="outline-callout outline-callout-note"' in page) == (project in ("listed", "mapped", "flow")), project
+    # The project folder itself may be given too.
+    run(str(tmp_path / "listed"), "-o", str(tmp_path / "whole"))
+    assert 'outline-callout-note"' in (tmp_path / "whole" / "docs" / "page.html").read_text()
