@@ -165,3 +165,30 @@ def test_a_tree_whose_mkdocs_yml_names_extensions_is_read_in_the_dialect(tmp_pat
     # The project folder itself may be given too.
     run(str(tmp_path / "listed"), "-o", str(tmp_path / "whole"))
     assert 'outline-callout-note"' in (tmp_path / "whole" / "docs" / "page.html").read_text()
+
+
+SPANS = ["pymdownx.mark", "pymdownx.caret", "pymdownx.tilde"]
+SPAN_CASES = [
+    "Text ==marked== and ^^inserted^^ and ~~deleted~~.",
+    "H~2~O, CH~3~CH~2~OH, A^T^A, 2^10^ and e^-x^.",
+    "Spaces: a ~b c~ and ^a b^ stay text, ==a b== does not.",
+    "Escaped: H~2\\ 3~O and a^b\\ c^.",
+    "Nested: ==*emphasis* inside==, ^^**strong**^^b, x==y==z.",
+    "Code stays code: `==x==` and `H~2~O`.",
+    "Across lines: ==one\ntwo== and ^^three\nfour^^.",
+    "Unpaired: ==open and ^caret and ~tilde.",
+    "Mixed: ==mark ^^ins^^ more== and ~~del ^sup^~~.",
+    "- ==This was marked (highlight)==\n- ^^This was inserted (underline)^^\n- ~~This was deleted (strikethrough)~~",
+    "Single equals = stay, a == b too.",
+]
+
+
+@pytest.mark.parametrize("source", SPAN_CASES)
+def test_mark_caret_and_tilde_are_what_pymdownx_makes_of_them(source):
+    mine = run("-", "--from", "mkdocs", "--fragment", input=source + "\n").stdout.strip()
+    assert mine == markdown.markdown(source, extensions=SPANS).strip()
+
+
+def test_outside_mkdocs_dialect_tildes_are_github_strikethrough():
+    page = run("-", "--fragment", input="H~2~O ==x== ^^y^^\n").stdout
+    assert "H<del>2</del>O ==x== ^^y^^" in page

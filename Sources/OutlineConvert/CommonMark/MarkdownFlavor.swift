@@ -26,7 +26,7 @@ struct MarkdownFlavor: Equatable, Sendable {
         AdmonitionExtension(),
         TableExtension(),
         TaskListExtension(),
-        StrikethroughExtension(),
+        DelimiterExtension.strikethrough,
         AutolinkExtension(),
         AlertExtension(),
         CalloutExtension(),
@@ -48,8 +48,15 @@ struct MarkdownFlavor: Equatable, Sendable {
             admonitions: on("pymdownx.blocks.admonition") ? FencedBlocks.Names.all.admonitions : [],
             details: on("pymdownx.blocks.details") ? FencedBlocks.Names.all.details : [],
             tabs: on("pymdownx.blocks.tab"))
-        return MarkdownFlavor(
-            extensions: gitHub.extensions.map { $0 is AdmonitionExtension ? AdmonitionExtension(fenced: fenced) : $0 })
+        let extensions: [any MarkdownExtension] = gitHub.extensions.map { gitHub in
+            switch gitHub {
+            case is AdmonitionExtension: AdmonitionExtension(fenced: fenced)
+            case is DelimiterExtension:
+                DelimiterExtension(spans: [on("pymdownx.tilde") ? .tilde : .strikethrough] + [.mark, .caret].filter { on($0.name) })
+            default: gitHub
+            }
+        }
+        return MarkdownFlavor(extensions: extensions)
     }
     /// Strict CommonMark (`--from commonmark`): cmark's own reading, no extension.
     static let commonMark = MarkdownFlavor(extensions: [])
