@@ -192,3 +192,39 @@ def test_mark_caret_and_tilde_are_what_pymdownx_makes_of_them(source):
 def test_outside_mkdocs_dialect_tildes_are_github_strikethrough():
     page = run("-", "--fragment", input="H~2~O ==x== ^^y^^\n").stdout
     assert "H<del>2</del>O ==x== ^^y^^" in page
+
+
+DEFINITION_CASES = [
+    "Apple\n:   Pomaceous fruit\n\nOrange\n:   Citrus fruit\n",
+    "Apple\n\n:   Pomaceous fruit\n\n    More para.\n\nOrange\n:   Citrus\n:   Second def\n",
+    "Term 1\nTerm 2\n:   Def with `code` and *em*\n    continued lazily\n",
+    "`term`\n:   - a list\n    - in def\n",
+    "> Quoted\n> :   definition\n",
+    "Text: not a definition, nor\n\n: this, after no paragraph? It is.\n",
+    "```\nTerm\n:   in code\n```\n",
+]
+
+
+@pytest.mark.parametrize("source", DEFINITION_CASES)
+def test_definition_lists_are_what_python_markdown_makes_of_them(source):
+    mine = run("-", "--from", "mkdocs", "--fragment", input=source).stdout.strip()
+    assert mine == markdown.markdown(source, extensions=["def_list", "fenced_code"]).strip()
+
+
+def test_definitions_hold_blocks_as_mkdocs_material_writes_them():
+    # mkdocs-material's docs/reference/lists.md and admonitions.md (MIT): a loose definition
+    # with paragraphs, and one holding an admonition.
+    source = (
+        "`Lorem ipsum dolor sit amet`\n\n:   Sed sagittis eleifend rutrum. Donec vitae suscipit est.\n"
+        "    Nullam tempus tellus non sem sollicitudin.\n\n    Second paragraph.\n\n"
+        "`type:note`\n\n:   !!! note\n\n        Inside an admonition.\n\n"
+        # (setup/setting-up-site-analytics.md: terms and definitions that start with HTML, a
+        # footnote between.)
+        "<!-- md:option analytics.feedback.ratings.name -->\n\n:   <!-- md:default none --> <!-- md:flag required -->\n"
+        "    The value of this property is shown on user interaction.\n\n"
+        "<!-- md:option analytics.feedback.ratings.data -->\n\n:   <!-- md:default `none` --> Sent as a data value\n"
+        "    with the custom event[^3].\n\n  [^3]:\n    Note that the data value must be an integer.\n"
+    )
+    assert ours(source) == Shape(markdown.markdown(source, extensions=["def_list", "admonition", "footnotes"])).events
+    page = run("-", "--from", "mkdocs", "--fragment", input=source).stdout
+    assert page.count("<dt>") == 4 and page.count("<dd>") == 4 and ":   " not in page

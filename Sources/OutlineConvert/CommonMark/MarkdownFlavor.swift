@@ -48,7 +48,7 @@ struct MarkdownFlavor: Equatable, Sendable {
             admonitions: on("pymdownx.blocks.admonition") ? FencedBlocks.Names.all.admonitions : [],
             details: on("pymdownx.blocks.details") ? FencedBlocks.Names.all.details : [],
             tabs: on("pymdownx.blocks.tab"))
-        let extensions: [any MarkdownExtension] = gitHub.extensions.map { gitHub in
+        var extensions: [any MarkdownExtension] = gitHub.extensions.map { gitHub in
             switch gitHub {
             case is AdmonitionExtension: AdmonitionExtension(fenced: fenced)
             case is DelimiterExtension:
@@ -56,6 +56,9 @@ struct MarkdownFlavor: Equatable, Sendable {
             default: gitHub
             }
         }
+        // (Its text is rewritten before the footnotes' and mkdocs' blocks are read: a note
+        // next to definitions then gets a list marker of its own.)
+        if on("def_list") { extensions.insert(DefinitionListExtension(), at: 0) }
         return MarkdownFlavor(extensions: extensions)
     }
     /// Strict CommonMark (`--from commonmark`): cmark's own reading, no extension.

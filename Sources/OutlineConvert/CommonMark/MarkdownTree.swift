@@ -26,6 +26,8 @@ final class MarkdownTree {
     let isTableCells: Bool
     /// The footnotes' definitions (see `FootnoteExtension`), in the order they were written.
     var footnotes: [Footnote] = []
+    /// The lines that start definitions (see `DefinitionListExtension`), each loose or not.
+    var definitions: [Int: Bool] = [:]
 
     /// A footnote's definition: the line it starts on, its label as written, and the note
     /// made of it.

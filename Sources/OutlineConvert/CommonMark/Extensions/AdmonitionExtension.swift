@@ -165,8 +165,8 @@ struct MkDocsBlocks {
         return blocks[number]
     }
 
-    /// Whether the text may hold a header at all (a line starting, after spaces and `>`,
-    /// with `!!!`, `???` or `===`, or `///` when fenced blocks are read): most documents do
+    /// Whether the text may hold a header at all (a line starting, after spaces, `>` and
+    /// list markers, with `!!!`, `???` or `===`, or `///` when fenced blocks are read): most documents do
     /// not, and are read once.
     static func mayHold(_ bytes: ArraySlice<UInt8>, fenced: Bool = false) -> Bool {
         bytes.withUnsafeBufferPointer { buffer in
@@ -176,12 +176,23 @@ struct MkDocsBlocks {
                     from = found + 1
                     guard found + 2 < buffer.count, buffer[found + 1] == mark, buffer[found + 2] == mark else { continue }
                     var start = found
-                    while start > 0, buffer[start - 1] == .space || buffer[start - 1] == .tab || buffer[start - 1] == UInt8(ascii: ">") { start -= 1 }
+                    while start > 0, Self.mayPrecede(buffer[start - 1]) { start -= 1 }
                     if start == 0 || buffer[start - 1] == .lineFeed { return true }
                     from = found + 3
                 }
             }
             return false
+        }
+    }
+
+    /// Whether `byte` may come before a header on its line: indent, a block quote's `>`, a
+    /// list item's marker (`-`, `1.`), or a definition's `:`.
+    private static func mayPrecede(_ byte: UInt8) -> Bool {
+        switch byte {
+        case .space, .tab, UInt8(ascii: ">"), UInt8(ascii: "-"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "."),
+            UInt8(ascii: ")"), UInt8(ascii: ":"):
+            true
+        default: byte.isASCIIDigit
         }
     }
 
