@@ -228,3 +228,30 @@ def test_definitions_hold_blocks_as_mkdocs_material_writes_them():
     assert ours(source) == Shape(markdown.markdown(source, extensions=["def_list", "admonition", "footnotes"])).events
     page = run("-", "--from", "mkdocs", "--fragment", input=source).stdout
     assert page.count("<dt>") == 4 and page.count("<dd>") == 4 and ":   " not in page
+
+
+KEY_CASES = [
+    "Press ++ctrl+alt+del++ to restart.",
+    "++cmd+shift+\"My Key\"++ and ++'Other'++.",
+    "Aliases: ++esc++, ++bksp++, ++pgup++, ++win+r++, ++num-plus++.",
+    "Not keys: ++unknownkey+a++, ++ctrl++alt++, a++b, `++ctrl+c++`, C++ and ++.",
+    "Two: ++ctrl+c++ then ++ctrl+v++.",
+]
+
+
+@pytest.mark.parametrize("source", KEY_CASES)
+def test_keys_are_what_pymdownx_makes_of_them(source):
+    mine = run("-", "--from", "mkdocs", "--fragment", input=source + "\n").stdout.strip()
+    assert mine == markdown.markdown(source, extensions=["pymdownx.keys"]).strip()
+
+
+def test_every_key_of_pymdownx_s_map_and_its_aliases_is_known():
+    # The generated table (scripts/make-key-names) against the installed pymdown-extensions.
+    from pymdownx import keymap_db
+
+    words = sorted(set(keymap_db.keymap) | set(keymap_db.aliases))
+    source = " ".join(f"++{word}++" for word in words)
+    # (cmark writes `"` in text as `&quot;`, Python-Markdown as it is.)
+    mine = run("-", "--from", "mkdocs", "--fragment", input=source + "\n").stdout.strip().replace("&quot;", '"')
+    assert mine == markdown.markdown(source, extensions=["pymdownx.keys"]).strip()
+    assert mine.count('<span class="keys">') == len(words)

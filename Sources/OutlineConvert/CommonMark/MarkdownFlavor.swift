@@ -56,6 +56,7 @@ struct MarkdownFlavor: Equatable, Sendable {
             default: gitHub
             }
         }
+        if on("pymdownx.keys") { extensions.append(KeysExtension()) }
         // (Its text is rewritten before the footnotes' and mkdocs' blocks are read: a note
         // next to definitions then gets a list marker of its own.)
         if on("def_list") { extensions.insert(DefinitionListExtension(), at: 0) }

@@ -105,20 +105,20 @@ enum FencedBlocks {
         let text = String(decoding: line, as: UTF8.self)
         let body = text.drop { $0 == " " || $0 == ">" }
         guard text.count - body.count >= indent + 4, let colon = body.firstIndex(of: ":") else { return nil }
-        let key = body[..<colon].trimmingSpaces
+        let key = body[..<colon].trimmed
         guard !key.isEmpty, key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else { return nil }
-        return (String(key), String(body[body.index(after: colon)...].trimmingSpaces))
+        return (key, body[body.index(after: colon)...].trimmed)
     }
 
     /// The header after the slashes (` note | Title`), with its options; nil when its name
     /// starts no block.
     static func header(_ text: String, options: [String: String], names: Names) -> MkDocsBlocks.Header? {
-        let trimmed = Substring(text).trimmingSpaces
+        let trimmed = Substring(text.trimmed)
         let name: Substring
         let title: String?
         if let bar = trimmed.firstIndex(of: "|") {
-            name = trimmed[..<bar].trimmingSpaces
-            title = String(trimmed[trimmed.index(after: bar)...].trimmingSpaces)
+            name = Substring(trimmed[..<bar].trimmed)
+            title = trimmed[trimmed.index(after: bar)...].trimmed
         } else {
             name = trimmed
             title = nil
@@ -150,13 +150,4 @@ struct ParagraphLines {
     let first: Int
     let last: Int
     let column: Int
-}
-
-extension Substring {
-    /// Without spaces and tabs at either end.
-    fileprivate var trimmingSpaces: Substring {
-        let start = firstIndex { $0 != " " && $0 != "\t" && $0 != "\r" } ?? endIndex
-        let end = lastIndex { $0 != " " && $0 != "\t" && $0 != "\r" }.map { index(after: $0) } ?? start
-        return self[start..<Swift.max(start, end)]
-    }
 }
