@@ -255,3 +255,20 @@ def test_every_key_of_pymdownx_s_map_and_its_aliases_is_known():
     mine = run("-", "--from", "mkdocs", "--fragment", input=source + "\n").stdout.strip().replace("&quot;", '"')
     assert mine == markdown.markdown(source, extensions=["pymdownx.keys"]).strip()
     assert mine.count('<span class="keys">') == len(words)
+
+
+ABBREVIATION_CASES = [
+    "The HTML specification is kept by the W3C, not by HTMLX.\n\n*[HTML]: Hyper Text Markup Language\n*[W3C]:  World Wide Web Consortium\n",
+    "Used before it is defined: HTML.\n\n*[HTML]: Hyper Text Markup Language\n\nAnd after: HTML5 is not HTML.\n",
+    "In code `HTML`, a [HTML link](x.html), **HTML**, and HTML_X, _HTML_.\n\n*[HTML]: Hyper & \"Text\"\n",
+    "| col | HTML |\n|---|---|\n| W3C | x |\n\n*[HTML]: Hyper Text\n*[W3C]: Consortium\n",
+    "Text then\n*[CSS]: Cascading\nmore text with CSS.\n",
+    "The longest first: HTML page and HTML.\n\n*[HTML]: one\n*[HTML page]: two\n",
+    "Taken back: HTML.\n\n*[HTML]: Hyper\n*[HTML]: \"\"\n",
+]
+
+
+@pytest.mark.parametrize("source", ABBREVIATION_CASES)
+def test_abbreviations_are_what_python_markdown_makes_of_them(source):
+    mine = run("-", "--from", "mkdocs", "--fragment", input=source).stdout.strip().replace("&quot;", '"')
+    assert mine == markdown.markdown(source, extensions=["abbr", "tables"]).strip().replace("&quot;", '"')

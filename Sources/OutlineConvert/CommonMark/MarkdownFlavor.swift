@@ -57,6 +57,8 @@ struct MarkdownFlavor: Equatable, Sendable {
             }
         }
         if on("pymdownx.keys") { extensions.append(KeysExtension()) }
+        // (Last: it cuts text the others have read.)
+        if on("abbr") { extensions.append(AbbreviationExtension()) }
         // (Its text is rewritten before the footnotes' and mkdocs' blocks are read: a note
         // next to definitions then gets a list marker of its own.)
         if on("def_list") { extensions.insert(DefinitionListExtension(), at: 0) }

@@ -28,6 +28,8 @@ final class MarkdownTree {
     var footnotes: [Footnote] = []
     /// The lines that start definitions (see `DefinitionListExtension`), each loose or not.
     var definitions: [Int: Bool] = [:]
+    /// The abbreviations the text defines, by abbreviation (see `AbbreviationExtension`).
+    var abbreviations: [String: String] = [:]
 
     /// A footnote's definition: the line it starts on, its label as written, and the note
     /// made of it.
@@ -71,6 +73,7 @@ final class MarkdownTree {
         structureOnly = false
         isTableCells = true
         blocks = CollapsibleBlocks(memory: memory)
+        abbreviations = outer.abbreviations
         prepare()
     }
 
