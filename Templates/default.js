@@ -387,7 +387,7 @@
     button.setAttribute("aria-label", "Copy the code");
     button.addEventListener("click", function () {
       var done = function () { button.textContent = "Copied"; setTimeout(function () { button.textContent = "Copy"; }, 1500); };
-      var text = code.textContent;
+      var text = shownText(code);
       if (navigator.clipboard && window.isSecureContext) {
         navigator.clipboard.writeText(text).then(done, function () { copyBySelection(text) && done(); });
       } else if (copyBySelection(text)) {
@@ -395,7 +395,27 @@
       }
     });
     frame.appendChild(button);
+    // mdBook's hidden lines: a button shows them (and hides them again).
+    if (!pre.querySelector(".outline-line-hidden")) return;
+    var toggle = document.createElement("button");
+    toggle.type = "button";
+    toggle.className = "outline-copy";
+    toggle.textContent = "Show hidden";
+    toggle.setAttribute("aria-pressed", "false");
+    toggle.addEventListener("click", function () {
+      var showing = pre.classList.toggle("outline-showing");
+      toggle.setAttribute("aria-pressed", String(showing));
+      toggle.textContent = showing ? "Hide lines" : "Show hidden";
+    });
+    frame.appendChild(toggle);
   });
+  // The code as shown: without the hidden lines unless they are shown.
+  function shownText(code) {
+    if (code.parentNode.classList.contains("outline-showing") || !code.querySelector(".outline-line-hidden")) return code.textContent;
+    var copy = code.cloneNode(true);
+    copy.querySelectorAll(".outline-line-hidden").forEach(function (line) { line.remove(); });
+    return copy.textContent;
+  }
   function copyBySelection(text) {
     var area = document.createElement("textarea");
     area.value = text;

@@ -73,7 +73,7 @@ import Testing
         #expect(InputFormat(name: "md") == .markdown && InputFormat(pathExtension: "opml") == .opml)
         #expect(InputFormat(sniffing: Array("<plist><array/></plist>".utf8)[...]) == .plist)
         #expect(OutputFormat(name: "text")?.fileExtension == "txt" && OutputFormat.html.optionNames.contains("--fragment"))
-        #expect(InputFormat.all.count == 8 && OutputFormat.all.count == 8)
+        #expect(InputFormat.all.count == 9 && OutputFormat.all.count == 8)
         #expect(InputFormat(name: "outline") == .outline && OutputFormat(name: "outline") == .outline)
         // Strict CommonMark and mkdocs' dialect are read only when named (or, for mkdocs', in a
         // tree its mkdocs.yml configures): `.md` and sniffed text are GitHub's flavour.

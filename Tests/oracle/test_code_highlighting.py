@@ -236,3 +236,85 @@ def test_a_real_reference_has_every_code_block_highlighted(browser, tmp_path):  
         "return [...document.querySelectorAll('main pre > code')].map(c => [c.className, !!c.querySelector('.token')])")
     assert [cls for cls, _ in highlighted] == [f"language-{name}" for name in languages]
     assert [name for (cls, tokens), name in zip(highlighted, languages) if not tokens] == ["text"]
+
+
+LINES = """\
+# Lines
+
+```python linenums="1" hl_lines="2 4-5"
+a = 1
+b = "two"
+
+c = a < 3
+d = 4
+```
+
+```{ .rust title="main.rs" linenums="10" }
+fn main() {}
+```
+
+```rust
+# fn hidden() {}
+#[derive(Debug)]
+## shown with one hash
+fn main() {
+    # let secret = 1;
+    println!("hi");
+}
+```
+"""
+
+
+def line_layout(browser, url):  # noqa: F811
+    """Each block once Prism has run: its text, each line's number (what its `::before` shows),
+    mark, whether it shows, whether it holds tokens, and its height, and the block's counter
+    (from which the numbers count)."""
+    browser.get(url)
+    WebDriverWait(browser, 30).until(lambda b: b.execute_script(
+        "return !!window.Prism && document.querySelectorAll('code .token').length > 0"))
+    return browser.execute_script(
+        "return [...document.querySelectorAll('main pre > code')].map(c => [c.textContent,"
+        " [...c.querySelectorAll('.outline-line')].map(l => [getComputedStyle(l, '::before').content,"
+        " l.classList.contains('outline-line-marked'), l.offsetHeight > 0, !!l.querySelector('.token'),"
+        " l.offsetHeight]), getComputedStyle(c.parentNode).counterReset])")
+
+
+def test_numbered_marked_and_hidden_lines_keep_their_highlighting(browser, tmp_path):  # noqa: F811
+    (tmp_path / "lines.md").write_text(LINES)
+    run(tmp_path / "lines.md", "--from", "mdbook", "-o", tmp_path / "lines.html")
+    python, rust_title, rust = line_layout(browser, (tmp_path / "lines.html").as_uri())
+    # Numbered from 1 and from 10, as pymdownx numbers them; lines 2, 4 and 5 marked; every
+    # line one line high (an empty one too), each with its tokens kept.
+    assert {line[0] for line in python[1] + rust_title[1]} == {"counter(outline-line)"}
+    assert python[2] == "outline-line 0" and rust_title[2] == "outline-line 9" and rust[2] == "none"
+    assert [line[1] for line in python[1]] == [False, True, False, True, True]
+    heights = {line[4] for line in python[1] + rust[1] if line[2]}
+    assert len(heights) == 1 and heights.pop() > 0
+    assert python[0] == 'a = 1\nb = "two"\n\nc = a < 3\nd = 4\n'
+    assert all(line[3] for number, line in enumerate(python[1]) if number != 2)
+    assert (tmp_path / "lines.html").read_text().count('<div class="outline-code-title">main.rs</div>') == 1
+    # mdBook's boring lines are hidden, without their `# `; `##` shows one `#`; `#[` is code.
+    assert [line[2] for line in rust[1]] == [False, True, True, True, False, True, True]
+    assert rust[0] == "fn hidden() {}\n#[derive(Debug)]\n# shown with one hash\nfn main() {\n    let secret = 1;\n    println!(\"hi\");\n}\n"
+    # Their button shows them, and the copy button copies what is shown.
+    browser.execute_script("document.querySelectorAll('details').forEach(d => d.open = true)")
+    toggle = browser.find_elements(By.CSS_SELECTOR, ".outline-code .outline-copy + .outline-copy")
+    assert len(toggle) == 1 and toggle[0].text == "Show hidden"
+    ActionChains(browser).move_to_element(toggle[0]).click(toggle[0]).perform()
+    assert browser.execute_script("return [...document.querySelectorAll('.outline-line-hidden')].every(l => l.offsetHeight > 0)")
+    # Without mdBook (a plain page), the same block shows every line as written.
+    run(tmp_path / "lines.md", "-o", tmp_path / "plain.html")
+    assert "# fn hidden() {}" in (tmp_path / "plain.html").read_text()
+
+
+def test_an_mdbook_project_hides_its_boring_lines(tmp_path):
+    book = tmp_path / "book"
+    (book / "src").mkdir(parents=True)
+    (book / "src" / "SUMMARY.md").write_text("# Summary\n\n- [Hello](hello.md)\n")
+    (book / "src" / "hello.md").write_text("# Hello\n\n```rust,editable\n# fn hidden() {}\nfn main() {}\n```\n")
+    run(book / "src", "-o", tmp_path / "without")
+    (book / "book.toml").write_text('[book]\ntitle = "A book"\nsrc = "src"\n')
+    run(book / "src", "-o", tmp_path / "with")
+    assert "outline-line-hidden" not in (tmp_path / "without" / "hello.html").read_text()
+    page = (tmp_path / "with" / "hello.html").read_text()
+    assert '<span class="outline-line outline-line-hidden">fn hidden() {}\n</span>' in page

@@ -156,7 +156,7 @@ package struct SiteBuilder {
     private var workers: Int { settings.jobs ?? max(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 1) }
 
     /// The conversion options, with what the tree's project says when the run is one folder:
-    /// the dialect its `mkdocs.yml` configures, the index of the graph or vault (a single
+    /// the dialect its `mkdocs.yml` configures, mdBook's reading, the index of the graph or vault (a single
     /// folder holding `logseq/config.edn` or `.obsidian/`: docs/sites.md).
     private func withProject(_ plan: BatchPlan) -> ConversionOptions {
         var conversion = self.conversion
@@ -164,6 +164,10 @@ package struct SiteBuilder {
         if let configured = MkDocsConfig.extensions(ofTreeAt: root) {
             conversion.mkDocsExtensions = configured
             reporter.note("\(root): its mkdocs.yml names markdown_extensions: Markdown is read in mkdocs' dialect")
+        }
+        if [root, Path.join(root, "..")].contains(where: { Files.isRegularFile(Path.join($0, "book.toml")) }) {
+            conversion.isMdBook = true
+            reporter.note("\(root): a book.toml is beside it: Markdown is read as mdBook reads it")
         }
         guard conversion.to == .html, let app = WikiIndex.app(of: root) else { return conversion }
         let here = Files.currentDirectory()

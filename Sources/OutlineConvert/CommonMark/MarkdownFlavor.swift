@@ -64,6 +64,9 @@ struct MarkdownFlavor: Equatable, Sendable {
         if on("def_list") { extensions.insert(DefinitionListExtension(), at: 0) }
         return MarkdownFlavor(extensions: extensions)
     }
+    /// mdBook's reading of GitHub's flavour: a Rust block's boring lines (`# `) hidden.
+    static let mdBook = MarkdownFlavor(
+        extensions: gitHub.extensions.map { $0 is CodeInfoExtension ? CodeInfoExtension(hidesRustLines: true) : $0 })
     /// Strict CommonMark (`--from commonmark`): cmark's own reading, no extension.
     static let commonMark = MarkdownFlavor(extensions: [])
 

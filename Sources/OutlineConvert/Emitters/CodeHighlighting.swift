@@ -27,7 +27,7 @@ enum CodeHighlighting {
     /// the order they must load: the core first; every language after those it requires
     /// and after those it modifies or may use when they load too. Empty for no language.
     static func files(for languages: Set<String>) -> [String] {
-        guard !languages.isEmpty else { return [] }
+        guard !languages.subtracting([keepMarkup]).isEmpty else { return [] }
         var needed = Set<String>()
         func need(_ id: String) {
             guard let language = prismLanguages[id], needed.insert(id).inserted else { return }
@@ -42,8 +42,12 @@ enum CodeHighlighting {
             ordered.append(id)
         }
         needed.sorted().forEach(place)
-        return ["prism-core.min.js"] + ordered.map { "prism-\($0).min.js" }
+        return ["prism-core.min.js"] + (ordered + (languages.contains(keepMarkup) ? [keepMarkup] : [])).map { "prism-\($0).min.js" }
     }
+
+    /// Prism's plugin that keeps the markup inside a block (a line a span: see
+    /// `CodeInfoExtension`), named among the languages of a page that needs it.
+    static let keepMarkup = "keep-markup"
 
     /// The text of a file of `Templates/prism/` (`files(for:)`, or `COPYRIGHT`).
     static func prismFile(_ name: String) -> String {
@@ -136,7 +140,9 @@ final class CodeLanguages: @unchecked Sendable {
             }
             start = end
         }
+        if !ids.contains(CodeHighlighting.keepMarkup), html.firstIndex(of: Self.lines) != nil { ids.insert(CodeHighlighting.keepMarkup) }
     }
 
     private static let marker = Array("<code class=\"language-".utf8)
+    private static let lines = Array("<pre class=\"outline-lines".utf8)
 }

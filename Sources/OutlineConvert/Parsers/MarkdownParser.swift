@@ -7,9 +7,17 @@
 /// Reads Markdown with cmark (docs/formats.md): top-level ATX and setext headings become nodes,
 /// nested under the nearest preceding heading of a lower level; the text between headings
 /// is each node's body, as the exact source slice. Bodies are GitHub Flavored Markdown
-/// (`markdown`), strict CommonMark (`commonmark`), or mkdocs' dialect (`mkdocs`).
+/// (`markdown`), strict CommonMark (`commonmark`), mdBook's (`mdbook`: Rust blocks hide
+/// their boring lines) or mkdocs' dialect (`mkdocs`).
 struct MarkdownParser: OutlineReader {
-    var name: String { flavor == .gitHub ? "markdown" : flavor == .commonMark ? "commonmark" : "mkdocs" }
+    var name: String {
+        switch flavor {
+        case .gitHub: "markdown"
+        case .commonMark: "commonmark"
+        case .mdBook: "mdbook"
+        default: "mkdocs"
+        }
+    }
     var extensions: [String] { flavor == .gitHub ? ["md", "markdown", "mdown", "mkd", "mkdn"] : [] }
     let isText = true
     private let limits: MarkdownLimits

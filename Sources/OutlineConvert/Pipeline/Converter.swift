@@ -28,6 +28,9 @@ public struct ConversionOptions: Equatable, Sendable {
     /// In a tree whose `mkdocs.yml` names `markdown_extensions`: their names (its Markdown
     /// is read in mkdocs' dialect, docs/formats.md).
     var mkDocsExtensions: Set<String>?
+    /// In an mdBook project (a `book.toml` beside the tree): its Markdown is read as mdBook
+    /// reads it.
+    var isMdBook = false
     /// The default `maxInputSize`: 256 MiB.
     public static let defaultMaxInputSize = 256 << 20
 
@@ -93,6 +96,7 @@ public struct Converter: Sendable {
         guard let byExtension = InputFormat(pathExtension: Path.fileExtension(file)) else { return InputFormat(sniffing: bytes) }
         // (Every page of a Logseq graph is an outline, a flat list too.)
         if let configured = options.mkDocsExtensions, byExtension == .markdown { return .mkDocs(configured) }
+        if options.isMdBook, byExtension == .markdown { return .mdBook }
         return options.wikiIndex?.app == .logseq && byExtension == .markdown ? .outline : byExtension.refined(by: bytes)
     }
 

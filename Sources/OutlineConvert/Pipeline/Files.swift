@@ -18,6 +18,12 @@ package enum Files {
     /// memory (about 10 to 200 bytes per input byte) and aborts past 1 GiB in one buffer.
     package static let defaultMaxInputSize = ConversionOptions.defaultMaxInputSize
 
+    /// Whether `path` is a regular file (following symbolic links).
+    static func isRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+    }
+
     /// Whether `path` is a folder (following symbolic links).
     package static func isDirectory(_ path: String) -> Bool {
         var info = stat()

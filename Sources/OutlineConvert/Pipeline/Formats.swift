@@ -112,9 +112,12 @@ public struct InputFormat: Hashable, Sendable, CustomStringConvertible {
         InputFormat(reader: PlistParser()), InputFormat(reader: OPMLParser()), InputFormat(reader: XMLSectionParser()),
         InputFormat(reader: JSONOutlineParser()), InputFormat(reader: OutlinerMarkdownParser()),
         InputFormat(reader: MarkdownParser(flavor: .commonMark)), InputFormat(reader: MarkdownParser(flavor: .mkDocs())),
+        InputFormat(reader: MarkdownParser(flavor: .mdBook)),
         InputFormat(reader: MarkdownParser()),
     ]
 
+    /// Markdown as mdBook reads it (an mdBook project's pages).
+    static let mdBook = named("mdbook")
     /// The `markdown` format.
     public static let markdown = named("markdown")
     /// The `plist` format.

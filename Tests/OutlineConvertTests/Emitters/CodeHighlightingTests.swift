@@ -60,11 +60,27 @@ import Testing
         #expect(CodeInfoExtension.read("{ .python title=\"x.py\" }") == Info(language: "python", title: "x.py"))
         #expect(CodeInfoExtension.read("{.js}") == Info(language: "js"))
         #expect(CodeInfoExtension.read("{ title=\"a\" }") == Info(language: "", title: "a"))
-        #expect(CodeInfoExtension.read("py title='x y.py' linenums=\"1\"") == Info(language: "py", title: "x y.py"))
+        #expect(CodeInfoExtension.read("py title='x y.py' linenums=\"1\"") == Info(language: "py", title: "x y.py", firstLine: 1))
+        #expect(
+            CodeInfoExtension.read("{ .py linenums=\"10 2\" hl_lines=\"2 4-5 x 0 9-3\" }")
+                == Info(language: "py", firstLine: 10, markedLines: [2...2, 4...5]))
+        #expect(CodeInfoExtension.read("py hl_lines=\"3\"") == Info(language: "py", markedLines: [3...3]))
         #expect(CodeInfoExtension.read("title=\"no lang\"") == Info(language: "", title: "no lang"))
         #expect(CodeInfoExtension.read("py subtitle=\"x\"") == Info(language: "py"))
         #expect(CodeInfoExtension.read("python") == Info(language: "python"))
         #expect(CodeInfoExtension.read("") == Info(language: ""))
+    }
+
+    @Test func mdBooksBoringLinesAreReadAsMdBookReadsThem() {
+        typealias Layout = CodeInfoExtension.LineLayout
+        func boring(_ line: String) -> (String, Bool)? {
+            Layout.boring(Array(line.utf8)).map { (String(decoding: $0.line, as: UTF8.self), $0.hidden) }
+        }
+        #expect(boring("# fn x() {}\n")! == ("fn x() {}\n", true))
+        #expect(boring("    #let y = 1;\n")! == ("    let y = 1;\n", true))
+        #expect(boring("## shown\n")! == ("# shown\n", false))
+        #expect(boring("#[derive(Debug)]\n") == nil && boring("#![allow(unused)]\n") == nil)
+        #expect(boring("#\n") == nil && boring("fn main() {}\n") == nil)
     }
 
     @Test func aTitleShowsAboveItsCodeAndAnyOtherControlCharacterStays() throws {

@@ -7,16 +7,28 @@ internal import CCmark
 /// as pymdownx superfences reads them: the first class is the language, an attribute is no
 /// language). cmark would make the class `language-rust,editable`, `language-{` or
 /// `language-title="x.py"`. A `title` shows above the code as mkdocs-material shows it:
-/// `<div class="outline-code-title">x.py</div>`. The Markdown writer keeps the fence as
-/// written; plain text shows the code alone, as it does any code block.
+/// `<div class="outline-code-title">x.py</div>`. `linenums="1"` numbers the lines and
+/// `hl_lines="2 4-5"` marks lines (pymdownx.highlight); in an mdBook project (`hidesRustLines`)
+/// a Rust block's lines that start with `#` and a space (mdBook's "boring" lines) are
+/// hidden, with a button that shows them. Such a block is written a line a span
+/// (`<span class="outline-line">`), which Prism keeps (its keep-markup plugin). The
+/// Markdown writer keeps the fence as written; plain text shows the code alone, as it does
+/// any code block.
 struct CodeInfoExtension: MarkdownExtension {
-    var name: String { "fenced_code_attributes" }
+    /// Whether a Rust block's boring lines are hidden, as mdBook hides them.
+    var hidesRustLines = false
+
+    var name: String { hidesRustLines ? "fenced_code_attributes+mdbook" : "fenced_code_attributes" }
 
     /// What an info string says, as its tool reads it.
     struct Info: Equatable {
         /// The language (`""`: none).
         var language: String
         var title: String?
+        /// The first line's number, when the lines are numbered (`linenums`).
+        var firstLine: Int?
+        /// The lines marked (`hl_lines`), counted from 1 whatever `linenums` says.
+        var markedLines: [ClosedRange<Int>] = []
     }
 
     func prepared(for source: SourceLines) -> CodeInfoExtension? {
@@ -30,9 +42,17 @@ struct CodeInfoExtension: MarkdownExtension {
             let written = String(cString: info)
             let read = Self.read(written)
             // cmark writes the info's first word as the class: the title rides in it, its
-            // blanks made `titleBlank`, after `titleStart`, for `rewriteHTML` (cmark escapes it).
+            // blanks made `titleBlank`, after `titleStart`, and then how its lines are
+            // written, after `linesStart`, for `rewriteHTML` (cmark escapes it).
+            let hides = hidesRustLines && CodeHighlighting.languageID(read.language) == "rust"
+            let lines =
+                read.firstLine != nil || !read.markedLines.isEmpty || hides
+                ? "\u{3}" + (read.firstLine.map(String.init) ?? "") + ";"
+                    + read.markedLines.map { "\($0.lowerBound)-\($0.upperBound)" }.joined(separator: ",") + (hides ? ";h" : ";")
+                : ""
             let word =
                 read.language + (read.title.map { "\u{1}" + String($0.map { $0 == " " || $0 == "\t" ? "\u{2}" : $0 }) } ?? "")
+                + lines
             if word != written.prefix(while: { $0 != " " && $0 != "\t" }) { cmark_node_set_fence_info(node, word) }
         }
     }
@@ -41,24 +61,106 @@ struct CodeInfoExtension: MarkdownExtension {
         var output: [UInt8] = []
         var copied = 0
         var at = 0
-        while let found = html.firstIndex(ofByte: Self.titleStart, from: at) {
+        // (Two searches by memchr: most blocks hold neither.)
+        func next() -> Int? {
+            let title = html.firstIndex(ofByte: Self.titleStart, from: at)
+            let lines = html.firstIndex(ofByte: Self.linesStart, from: at)
+            return [title, lines].compactMap { $0 }.min()
+        }
+        while let found = next() {
             at = found + 1
-            // `<pre><code class="language-LANG\u{1}TITLE">` → the title, then the block without
-            // it. (Any other U+0001, in code or text, stays.)
+            // `<pre><code class="language-LANG\u{1}TITLE\u{3}LINES">` → the title, then the
+            // block without them. (Any other U+0001 or U+0003, in code or text, stays.)
             guard let open = Self.classStart(before: found, in: html), let close = Self.classEnd(after: found, in: html) else { continue }
             if output.isEmpty { output.reserveCapacity(html.count + 64) }
             output += html[copied..<open]
-            output += "<div class=\"outline-code-title\">".utf8
-            output += html[at..<close].map { $0 == Self.titleBlank ? .space : $0 }
-            output += "</div>\n".utf8
+            let lines = html[found..<close].firstIndex(of: Self.linesStart)
+            if html[found] == Self.titleStart {
+                output += "<div class=\"outline-code-title\">".utf8
+                output += html[(found + 1)..<(lines ?? close)].map { $0 == Self.titleBlank ? .space : $0 }
+                output += "</div>\n".utf8
+            }
             let language = html[(open + Self.cmarkStart.count)..<found]
-            output += language.isEmpty ? Array("<pre><code".utf8) : Self.cmarkStart + language + [UInt8(ascii: "\"")]
             copied = close + 1
             at = copied
+            if let lines, let end = html.firstIndex(of: Array("</code></pre>".utf8), from: copied) {
+                let layout = LineLayout(String(decoding: UnsafeBufferPointer(rebasing: html[(lines + 1)..<close]), as: UTF8.self))
+                output += layout.openingTags(language: Array(language))
+                layout.writeLines(UnsafeBufferPointer(rebasing: html[(close + 2)..<end]), into: &output)
+                copied = end
+                at = end
+                continue
+            }
+            output += language.isEmpty ? Array("<pre><code".utf8) : Self.cmarkStart + language + [UInt8(ascii: "\"")]
         }
         guard copied > 0 else { return nil }
         output += html[copied...]
         return output
+    }
+
+    /// How a block's lines are written: numbered from a line, marked, boring ones hidden.
+    struct LineLayout {
+        var firstLine: Int?
+        var marked: [ClosedRange<Int>] = []
+        var hidesBoringLines = false
+
+        /// From its form in the class (`"1;2-3,5-5;h"`).
+        init(_ text: String) {
+            let parts = text.split(separator: ";", omittingEmptySubsequences: false)
+            firstLine = parts.first.flatMap { Int($0) }
+            if parts.count > 1 {
+                marked = parts[1].split(separator: ",").compactMap { range in
+                    let ends = range.split(separator: "-").compactMap { Int($0) }
+                    return ends.count == 2 && ends[0] <= ends[1] ? ends[0]...ends[1] : nil
+                }
+            }
+            hidesBoringLines = parts.count > 2 && parts[2] == "h"
+        }
+
+        /// `<pre …><code class="language-…">`.
+        func openingTags(language: [UInt8]) -> [UInt8] {
+            var classes = "outline-lines"
+            if firstLine != nil { classes += " outline-numbered" }
+            if hidesBoringLines { classes += " outline-hides-lines" }
+            var tag = "<pre class=\"\(classes)\""
+            if let firstLine, firstLine != 1 { tag += " style=\"counter-reset: outline-line \(firstLine - 1)\"" }
+            tag += "><code"
+            return Array(tag.utf8) + (language.isEmpty ? [] : Array(" class=\"language-".utf8) + language + [UInt8(ascii: "\"")])
+                + [UInt8(ascii: ">")]
+        }
+
+        /// The code's escaped text, a line a span (its line feed inside it).
+        func writeLines(_ code: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+            var start = 0
+            var number = 1
+            while start < code.count {
+                let end = code.firstIndex(ofByte: .lineFeed, from: start).map { $0 + 1 } ?? code.count
+                var line = Array(code[start..<end])
+                var classes = "outline-line"
+                if marked.contains(where: { $0.contains(number) }) { classes += " outline-line-marked" }
+                if hidesBoringLines, let shown = Self.boring(line) {
+                    line = shown.line
+                    if shown.hidden { classes += " outline-line-hidden" }
+                }
+                output += "<span class=\"\(classes)\">".utf8
+                output += line
+                output += "</span>".utf8
+                start = end
+                number += 1
+            }
+        }
+
+        /// mdBook's reading of a Rust line (its `^(\s*)#(.)(.*)$`): `# x` and `#x` are
+        /// hidden and shown without the `#` (and the space); `##x` is `#x` shown; `#!` and
+        /// `#[` are code. Nil when the line is none of these.
+        static func boring(_ line: [UInt8]) -> (line: [UInt8], hidden: Bool)? {
+            let indent = line.prefix { $0 == .space || $0 == .tab }.count
+            guard indent + 1 < line.count, line[indent] == UInt8(ascii: "#"), line[indent + 1] != .lineFeed else { return nil }
+            let next = line[indent + 1]
+            if next == UInt8(ascii: "#") { return (Array(line[..<indent]) + line[(indent + 1)...], false) }
+            if next == UInt8(ascii: "!") || next == UInt8(ascii: "[") { return nil }
+            return (Array(line[..<indent]) + line[(indent + (next == .space ? 2 : 1))...], true)
+        }
     }
 
     /// Where cmark's `<pre><code class="language-` starts, when `marker` is in that class
@@ -100,16 +202,20 @@ struct CodeInfoExtension: MarkdownExtension {
         if first.hasPrefix("{") {
             let inner = info.drop { $0 != "{" }.dropFirst().prefix { $0 != "}" }
             let language = inner.split(whereSeparator: { $0 == " " || $0 == "\t" }).first { $0.hasPrefix(".") && $0.count > 1 }
-            return Info(language: language.map { String($0.dropFirst()) } ?? "", title: attribute("title", in: inner))
+            var read = Info(language: language.map { String($0.dropFirst()) } ?? "", title: attribute("title", in: inner))
+            read.readLines(from: inner)
+            return read
         }
-        let title = attribute("title", in: info[...])
-        if first.contains("=") { return Info(language: "", title: title) }
-        let language = first.firstIndex(of: ",").map { $0 == first.startIndex ? first : first[..<$0] } ?? first
-        return Info(language: String(language), title: title)
+        var read = Info(language: "", title: attribute("title", in: info[...]))
+        if !first.contains("=") {
+            read.language = String(first.firstIndex(of: ",").map { $0 == first.startIndex ? first : first[..<$0] } ?? first)
+        }
+        read.readLines(from: info[...])
+        return read
     }
 
     /// The value of `name="value"` (or `'value'`, or a bare word) among the words of `text`.
-    private static func attribute(_ name: String, in text: Substring) -> String? {
+    fileprivate static func attribute(_ name: String, in text: Substring) -> String? {
         var rest = text
         while let range = rest.firstRange(of: name + "=") {
             let before = rest[..<range.lowerBound].last
@@ -124,7 +230,26 @@ struct CodeInfoExtension: MarkdownExtension {
     }
 
     private static let cmarkStart = Array("<pre><code class=\"language-".utf8)
-    /// What stands for the title's start and its blanks in the class (see `beforeHTML`).
+    /// What stands for the title's start and its blanks, and for the start of how the
+    /// lines are written, in the class (see `beforeHTML`).
     private static let titleStart = UInt8(ascii: "\u{1}")
     private static let titleBlank = UInt8(ascii: "\u{2}")
+    private static let linesStart = UInt8(ascii: "\u{3}")
+}
+
+extension CodeInfoExtension.Info {
+    /// Reads pymdownx.highlight's `linenums="1"` (its first number: the first line's) and
+    /// `hl_lines="2 4-5"` (lines counted from 1) among the info's words.
+    fileprivate mutating func readLines(from text: Substring) {
+        if let start = CodeInfoExtension.attribute("linenums", in: text)?.split(separator: " ").first.flatMap({ Int($0) }), start >= 0 {
+            firstLine = start
+        }
+        guard let marked = CodeInfoExtension.attribute("hl_lines", in: text) else { return }
+        markedLines = marked.split(whereSeparator: { $0 == " " || $0 == "," }).compactMap { item in
+            let ends = item.split(separator: "-", omittingEmptySubsequences: false).map { Int($0) }
+            if ends.count == 1, let line = ends[0], line > 0 { return line...line }
+            if ends.count == 2, let low = ends[0], let high = ends[1], low > 0, low <= high { return low...high }
+            return nil
+        }
+    }
 }
