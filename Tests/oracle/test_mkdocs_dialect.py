@@ -1,6 +1,7 @@
 """mkdocs' dialect (SPEC §3.1.3, docs/formats.md "mkdocs' dialect"): read with `--from mkdocs`
 or in a tree whose mkdocs.yml names markdown_extensions, and compared with what Python-Markdown
 and pymdown-extensions (the extensions mkdocs runs) make of the same text, block by block."""
+import html
 import html.parser
 import pathlib
 
@@ -272,3 +273,18 @@ ABBREVIATION_CASES = [
 def test_abbreviations_are_what_python_markdown_makes_of_them(source):
     mine = run("-", "--from", "mkdocs", "--fragment", input=source).stdout.strip().replace("&quot;", '"')
     assert mine == markdown.markdown(source, extensions=["abbr", "tables"]).strip().replace("&quot;", '"')
+
+
+SYMBOL_CASES = [
+    "Brand(tm) (c) 2024 (r), +/- 3, a =/= b, c/o me, not c/of.",
+    "Arrows: a --> b <-- c <--> d, but ---> and <--- stay.",
+    "Fractions: 1/4 cup, 2/3 and 7/8, but 11/4, 1/42 and 1/7 stay.",
+    "Ordinals: 1st 2nd 3rd 4th 11th 12th 13th 21st 22nd 101st 111th 0th, not 1th, x1st, 1stx, 01st.",
+    "In code: `(c) 1/2 -->` and **bold (c) 1st**.",
+]
+
+
+@pytest.mark.parametrize("source", SYMBOL_CASES)
+def test_smart_symbols_are_what_pymdownx_makes_of_them(source):
+    mine = html.unescape(run("-", "--from", "mkdocs", "--fragment", input=source + "\n").stdout.strip())
+    assert mine == html.unescape(markdown.markdown(source, extensions=["pymdownx.smartsymbols"]).strip())

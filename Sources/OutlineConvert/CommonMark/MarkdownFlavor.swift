@@ -57,6 +57,7 @@ struct MarkdownFlavor: Equatable, Sendable {
             }
         }
         if on("pymdownx.keys") { extensions.append(KeysExtension()) }
+        if on("pymdownx.smartsymbols") { extensions.append(SmartSymbolsExtension()) }
         // (Last: it cuts text the others have read.)
         if on("abbr") { extensions.append(AbbreviationExtension()) }
         // (Its text is rewritten before the footnotes' and mkdocs' blocks are read: a note

@@ -1,0 +1,135 @@
+internal import CCmark
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// pymdownx.smartsymbols, in mkdocs' dialect: `(tm)` ™, `(c)` ©, `(r)` ®, `+/-` ±, `=/=` ≠,
+/// `c/o` ℅, `-->` →, `<--` ←, `<-->` ↔, fractions (`1/4` ¼, `2/3` ⅔ …) and ordinal numbers
+/// (`1st` as 1<sup>st</sup>), in text, never in code, found as pymdownx's patterns find them
+/// (a fraction between no digits, `c/o` and an ordinal at word boundaries). The symbols
+/// are characters of the text, so plain text shows them too.
+struct SmartSymbolsExtension: MarkdownExtension {
+    var name: String { "pymdownx.smartsymbols" }
+
+    func makeInlines(under block: OpaquePointer, text: ArraySlice<UInt8>, of tree: MarkdownTree) {
+        var found: [OpaquePointer] = []
+        MarkdownTree.walk(under: block) { node, entering in
+            guard entering, cmark_node_get_type(node) == CMARK_NODE_TEXT, let literal = cmark_node_get_literal(node),
+                strpbrk(literal, "()+=/-<0123456789") != nil
+            else { return }
+            found.append(node)
+        }
+        for node in found {
+            let (text, ordinals) = Self.replacing(String(decoding: CommonMarkDocument.literalBytes(node), as: UTF8.self))
+            guard let text else { continue }
+            guard !ordinals.isEmpty else {
+                MarkdownTree.setLiteral(node, text.utf8)
+                continue
+            }
+            // Each ordinal's suffix is a `<sup>` of its own.
+            MarkdownTree.setLiteral(node, text.utf8)
+            for (_, piece) in tree.split(node, at: ordinals) {
+                guard let sup = tree.newNode(CMARK_NODE_CUSTOM_INLINE, enter: "<sup>", exit: "</sup>") else { continue }
+                cmark_node_insert_before(piece, sup)
+                cmark_node_append_child(sup, piece)
+            }
+        }
+    }
+
+    private static let symbols: [(String, String)] = [
+        ("(tm)", "™"), ("(c)", "©"), ("(r)", "®"), ("+/-", "±"), ("=/=", "≠"), ("<-->", "↔"), ("-->", "→"), ("<--", "←"),
+    ]
+    private static let fractions: [String: String] = [
+        "1/4": "¼", "1/2": "½", "3/4": "¾", "1/3": "⅓", "2/3": "⅔", "1/5": "⅕", "2/5": "⅖", "3/5": "⅗", "4/5": "⅘", "1/6": "⅙",
+        "5/6": "⅚", "1/8": "⅛", "3/8": "⅜", "5/8": "⅝", "7/8": "⅞",
+    ]
+
+    /// `text` with its symbols replaced (nil when it has none), and where the suffixes of
+    /// its ordinal numbers are in the UTF-8 of the new text (offset and length).
+    static func replacing(_ text: String) -> (String?, [(Int, Int)]) {
+        let scalars = Array(text.unicodeScalars)
+        var out = String.UnicodeScalarView()
+        var ordinals: [(Int, Int)] = []
+        var changed = false
+        var bytes = 0  // (the UTF-8 length of `out`)
+        func append(_ piece: String) {
+            out.append(contentsOf: piece.unicodeScalars)
+            bytes += piece.utf8.count
+        }
+        func starts(_ piece: String, at index: Int) -> Bool {
+            let pieceScalars = Array(piece.unicodeScalars)
+            return index + pieceScalars.count <= scalars.count && Array(scalars[index..<(index + pieceScalars.count)]) == pieceScalars
+        }
+        func isWord(_ index: Int) -> Bool {
+            index >= 0 && index < scalars.count
+                && (scalars[index] == "_" || scalars[index].properties.isAlphabetic || scalars[index].properties.numericType != nil)
+        }
+        func isDigit(_ index: Int) -> Bool { index >= 0 && index < scalars.count && ("0"..."9").contains(scalars[index]) }
+        var index = 0
+        scan: while index < scalars.count {
+            for (symbol, shown) in symbols where starts(symbol, at: index) {
+                // (An arrow of exactly two dashes: `--->` and `<---` stay.)
+                if symbol == "-->", index > 0, scalars[index - 1] == "-" { break }
+                if symbol == "<--", index + 3 < scalars.count, scalars[index + 3] == "-" { break }
+                append(shown)
+                index += symbol.unicodeScalars.count
+                changed = true
+                continue scan
+            }
+            if starts("c/o", at: index), !isWord(index - 1), !isWord(index + 3) {
+                append("℅")
+                index += 3
+                changed = true
+                continue
+            }
+            if isDigit(index), !isDigit(index - 1), index + 3 <= scalars.count, scalars[index + 1] == "/", !isDigit(index + 3),
+                let fraction = fractions[String(String.UnicodeScalarView(scalars[index..<(index + 3)]))]
+            {
+                append(fraction)
+                index += 3
+                changed = true
+                continue
+            }
+            if isDigit(index), !isWord(index - 1), let length = ordinalLength(scalars, from: index) {
+                let number = String(String.UnicodeScalarView(scalars[index..<(index + length - 2)]))
+                append(number)
+                ordinals.append((bytes, 2))
+                append(String(String.UnicodeScalarView(scalars[(index + length - 2)..<(index + length)])))
+                index += length
+                changed = true
+                continue
+            }
+            append(String(scalars[index]))
+            index += 1
+        }
+        return (changed ? String(out) : nil, ordinals)
+    }
+
+    /// The length of an ordinal number at `start` (`1st`, `22nd`, `113th`, `11th`), at a
+    /// word boundary's end, as pymdownx's pattern reads one; nil for none.
+    private static func ordinalLength(_ scalars: [Unicode.Scalar], from start: Int) -> Int? {
+        var end = start
+        while end < scalars.count, ("0"..."9").contains(scalars[end]) { end += 1 }
+        guard end + 2 <= scalars.count, end > start else { return nil }
+        if start + 1 < end, scalars[start] == "0" { return nil }
+        let suffix = String(String.UnicodeScalarView(scalars[end..<(end + 2)]))
+        let last = scalars[end - 1]
+        let tens = end - start >= 2 && scalars[end - 2] == "1"
+        let expected: String
+        switch last {
+        case "1": expected = tens ? "th" : "st"
+        case "2": expected = tens ? "th" : "nd"
+        case "3": expected = tens ? "th" : "rd"
+        default: expected = "th"
+        }
+        guard suffix == expected else { return nil }
+        let after = end + 2
+        if after < scalars.count {
+            let next = scalars[after]
+            if next == "_" || next.properties.isAlphabetic || next.properties.numericType != nil { return nil }
+        }
+        return end + 2 - start
+    }
+}
