@@ -227,10 +227,11 @@
     if (menu && wide.matches) menu.open = true;
     window.outlineSiteNavigation = function (data) {
       var pages = data.pages;
+      // A page is [URL, title] or [URL, title, the title's HTML] (code spans as code).
       function link(page, title) {
         var a = document.createElement("a");
         a.href = root + pages[page][0];
-        a.textContent = title || pages[page][1];
+        if (!title && pages[page][2]) a.innerHTML = pages[page][2]; else a.textContent = title || pages[page][1];
         if (pages[page][0] === here) a.setAttribute("aria-current", "page");
         return a;
       }
@@ -270,12 +271,12 @@
     var results = document.getElementById("outline-render:results");
     var count = site.querySelector(".outline-search-count");
     var index = null, requested = false, chosen = -1, pending = "";
-    // One entry per page: [page number in nav.js, [[id, title, text], …], page URL].
+    // One entry per page: [page number in nav.js, [[id, title, text(, title's HTML)], …], page URL].
     window.outlineSiteSearch = function (pages) {
       index = [];
       pages.forEach(function (page) {
         page[1].forEach(function (s) {
-          index.push({ page: page[0], id: s[0], title: s[1], text: s[2], folded: fold(s[1] + "\n" + s[2]) });
+          index.push({ page: page[0], id: s[0], title: s[1], text: s[2], html: s[3], folded: fold(s[1] + "\n" + s[2]) });
         });
       });
       if (pending) find(pending);
@@ -303,6 +304,13 @@
         last = r[1];
       });
       span.appendChild(document.createTextNode(piece.slice(last)));
+      return span;
+    }
+    // A title as text, or as its HTML when it has markup (the site's own, made from its
+    // Markdown as the page's title is).
+    function titled(text, html) {
+      var span = document.createElement("span");
+      if (html) span.innerHTML = html; else span.textContent = text;
       return span;
     }
     function choose(position) {
@@ -336,7 +344,11 @@
         a.tabIndex = -1;
         place.className = "outline-search-place";
         var pageTitle = pages ? pages[s.page][1] : "";
-        place.textContent = pageTitle && pageTitle !== s.title ? pageTitle + " › " + s.title : s.title;
+        if (pageTitle && pageTitle !== s.title) {
+          place.appendChild(titled(pageTitle, pages[s.page][2]));
+          place.appendChild(document.createTextNode(" › "));
+        }
+        place.appendChild(titled(s.title, s.html));
         a.appendChild(place);
         if (s.text) a.appendChild(snippet(s.text, words));
         li.appendChild(a);

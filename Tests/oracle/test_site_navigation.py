@@ -14,6 +14,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
 
 from test_browser import make_driver
 from test_docs_site import tool
@@ -342,3 +343,35 @@ def test_screenshots_for_the_readme(browser, tmp_path, scheme):
     finally:
         browser.set_window_size(1400, 900)
         browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+
+def test_titles_show_their_markdown_in_navigation_pager_and_search(tmp_path, browser):
+    # A title's code spans are code wherever the site shows it, never backticks; its link
+    # and anchor are not nested in the navigation's link.
+    make(tmp_path, {
+        "docs/index.md": "# Home\n\nSee [cfg](cfg.md).\n",
+        "docs/cfg.md": "# The `cfg` option\n\ntext\n\n## `abort` & [unwind](index.md) ZEBRA\n\nmore\n",
+        "docs/plain.md": "# Plain *emphasis*\n\nplain\n",
+    })
+    result = tool(tmp_path, "docs", "-o", "site")
+    assert result.returncode == 0, result.stderr
+    site = tmp_path / "site"
+    pages = {p[0]: p[1:] for p in script_value(site / "outline-site/nav.js", "outlineSiteNavigation")["pages"]}
+    assert pages["cfg.html"] == ["The cfg option", "The <code>cfg</code> option"]
+    assert pages["plain.html"] == ["Plain emphasis", "Plain <em>emphasis</em>"]
+    assert pages["index.html"] == ["Home"]
+    assert "<span class=\"outline-pager-label\">Next</span> The <code>cfg</code> option</a>" in (site / "plain.html").read_text()
+    assert '<a href="../cfg.html">The <code>cfg</code> option</a>' in (site / "outline-site/nav.html").read_text()
+    sections = {s[0]: s[1:] for page in script_value(site / "outline-site/search.js", "outlineSiteSearch") for s in page[1]}
+    assert sections["abort--unwind-zebra"][0] == "abort & unwind ZEBRA"
+    assert sections["abort--unwind-zebra"][2] == "<code>abort</code> &amp; unwind ZEBRA"
+    # In the browser: the navigation's link holds code, and so does the search's result.
+    browser.get((site / "index.html").as_uri())
+    WebDriverWait(browser, 10).until(lambda b: b.execute_script(
+        "return !!document.querySelector('.outline-site-tree a[href$=\"cfg.html\"] code')"))
+    browser.find_element(By.TAG_NAME, "body").send_keys("/")
+    browser.switch_to.active_element.send_keys("zebra")
+    WebDriverWait(browser, 10).until(lambda b: b.execute_script(
+        "return document.querySelectorAll('#outline-render\\\\:results .outline-search-place code').length === 2"))
+    place = browser.find_element(By.CSS_SELECTOR, "#outline-render\\:results .outline-search-place").text
+    assert place == "The cfg option › abort & unwind ZEBRA"

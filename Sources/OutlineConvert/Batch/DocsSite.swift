@@ -77,7 +77,7 @@ struct DocsSite: Sendable {
             }
             let (title, facts) = draft.result
             guard let title else { continue }  // (a page that failed is in no navigation)
-            sources.append(SiteNavigation.Source(job: job, title: title, order: facts?.order))
+            sources.append(SiteNavigation.Source(job: job, title: title, order: facts?.order, titleHTML: facts?.titleHTML))
         }
         return SiteNavigation(sources, outputDirectory: outputDirectory, summaries: summaries)
     }

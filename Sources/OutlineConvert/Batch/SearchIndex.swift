@@ -57,22 +57,34 @@ struct SearchIndex {
 
 /// A page's part of the site search's index, collected as the page is written: each
 /// section's id, title and the text of its body's HTML (tags dropped, character references
-/// decoded, each run of white space one space), as a JSON array of `[id, title, text]` (on
-/// one line: JSON escapes line breaks). The text of closed sections and blocks is in the
-/// HTML too. One page is written by one thread.
+/// decoded, each run of white space one space), and its title's HTML when it has markup
+/// (`NavigationTitle`), as a JSON array of `[id, title, text]` or `[id, title, text, html]`
+/// (on one line: JSON escapes line breaks). The text of closed sections and blocks is in
+/// the HTML too. One page is written by one thread.
 final class SearchText: @unchecked Sendable {
     private var json = ByteBuffer()
-    private var current: (id: String, title: String)?
+    private var current: (id: String, title: String, html: String?)?
+    /// The page's title (the text before the first section's), and its HTML when the first
+    /// section titles the page and has markup.
+    private var pageTitle: String?
+    private(set) var pageTitleHTML: String?
     private var text: [UInt8] = []
     /// Whether a space is owed before the next character.
     private var space = false
 
     package init() {}
 
-    /// Starts the section `id` (`""`: the text before the first section) titled `title`.
-    func begin(id: String, title: String) {
+    /// Starts the section `id` (`""`: the text before the first section) titled `title`
+    /// (`html`: as the navigation shows it, when it has markup).
+    func begin(id: String, title: String, html: String? = nil) {
         end()
-        current = (id, title)
+        if id.isEmpty, pageTitle == nil {
+            pageTitle = title
+        } else if let first = pageTitle, !first.isEmpty {
+            if title == first { pageTitleHTML = html }
+            pageTitle = ""  // (only the first section may title the page)
+        }
+        current = (id, title, html)
     }
 
     /// Adds the text of `html`, a whole number of elements.
@@ -129,6 +141,10 @@ final class SearchText: @unchecked Sendable {
             JSONEmitter.quote(current.title, into: &json)
             json.write("," as StaticString)
             text.withUnsafeBufferPointer { JSONEmitter.quote($0, into: &json) }  // (UTF-8: cut from the page's HTML at tags)
+            if let html = current.html {
+                json.write("," as StaticString)
+                JSONEmitter.quote(html, into: &json)
+            }
             json.write("]" as StaticString)
         }
         current = nil

@@ -21,6 +21,8 @@ struct PageFacts: Sendable, Equatable {
     var search: [UInt8] = []
     /// The languages of the page's code blocks that Prism knows (its ids), sorted.
     var codeLanguages: [String] = []
+    /// The page's title as the navigation shows it, when it has markup (`NavigationTitle`).
+    var titleHTML: String?
 
     /// The facts of a page.
     package init(ids: [String], links: [LinkFact], order: Double? = nil, search: [UInt8] = [], codeLanguages: [String] = []) {
@@ -52,6 +54,7 @@ struct PageFacts: Sendable, Equatable {
         }
         if let order { parts.append("order" + String(UnicodeScalar(Self.field)) + String(order)) }
         if !codeLanguages.isEmpty { parts.append((["code"] + codeLanguages).joined(separator: String(UnicodeScalar(Self.field)))) }
+        if let titleHTML { parts.append("title" + String(UnicodeScalar(Self.field)) + titleHTML) }
         return parts.joined(separator: String(UnicodeScalar(Self.part)))
     }
 
@@ -60,6 +63,7 @@ struct PageFacts: Sendable, Equatable {
         var encoded = encoded
         var order: Double?
         var codeLanguages: [String] = []
+        var titleHTML: String?
         let decoded: (ids: [String], links: [LinkFact])? = encoded.withUTF8 { bytes in
             func fields(_ part: Slice<UnsafeBufferPointer<UInt8>>) -> [String] {
                 part.split(separator: Self.field, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
@@ -75,6 +79,10 @@ struct PageFacts: Sendable, Equatable {
                 }
                 if fields.first == "code" {
                     codeLanguages = Array(fields.dropFirst())
+                    continue
+                }
+                if fields.count == 2, fields[0] == "title" {
+                    titleHTML = fields[1]
                     continue
                 }
                 guard fields.count == 6, let line = Int(fields[4]), let column = Int(fields[5]) else { return nil }
@@ -95,6 +103,7 @@ struct PageFacts: Sendable, Equatable {
         (ids, links) = decoded
         self.order = order
         self.codeLanguages = codeLanguages
+        self.titleHTML = titleHTML
     }
 }
 

@@ -7,11 +7,13 @@
 /// then those with a front matter `order:` (a number), smallest first; then the rest by
 /// title. A folder sorts by its index page's title and order, else by its name.
 struct SiteNavigation: Sendable {
-    /// One page: its output (absolute), its URL from the output folder, its title.
+    /// One page: its output (absolute), its URL from the output folder, its title, and the
+    /// title's HTML when it has markup (`NavigationTitle`).
     package struct Page: Sendable, Equatable {
         package let output: String
         let href: String
         package let title: String
+        var titleHTML: String? = nil
     }
 
     /// A folder of the outline: its index page (if any), then its entries in order.
@@ -47,12 +49,15 @@ struct SiteNavigation: Sendable {
         let job: BatchJob
         package let title: String
         package let order: Double?
+        let titleHTML: String?
 
-        /// A page `job` titled `title`, with front matter `order:` if any.
-        package init(job: BatchJob, title: String, order: Double?) {
+        /// A page `job` titled `title` (`titleHTML`: with markup), with front matter
+        /// `order:` if any.
+        package init(job: BatchJob, title: String, order: Double?, titleHTML: String? = nil) {
             self.job = job
             self.title = title
             self.order = order
+            self.titleHTML = titleHTML
         }
     }
 
@@ -67,7 +72,7 @@ struct SiteNavigation: Sendable {
             guard Path.isWithin(output, base), !Path.same(output, base) else { continue }
             byInput[PathKey(BatchPlan.absolute(source.job.input))] = pages.count
             let path = output.dropFirst(base.count + 1).split(separator: "/").map { PercentEncoding.unreserved.encoded(String($0)) }
-            pages.append(Page(output: output, href: path.joined(separator: "/"), title: source.title))
+            pages.append(Page(output: output, href: path.joined(separator: "/"), title: source.title, titleHTML: source.titleHTML))
         }
         // What the SUMMARY.md files say: a rank (which orders the entries of the summary's
         // folder and the folders below it) and a title for the pages they name.
@@ -101,7 +106,8 @@ struct SiteNavigation: Sendable {
             }
         }
         let titled = pages.enumerated().map { number, page in
-            Page(output: page.output, href: page.href, title: titles[number] ?? page.title)
+            // (A title `SUMMARY.md` gives is its link's text.)
+            Page(output: page.output, href: page.href, title: titles[number] ?? page.title, titleHTML: titles[number] == nil ? page.titleHTML : nil)
         }
         self.pages = titled
         let orders = Dictionary(
@@ -238,7 +244,7 @@ struct SiteNavigation: Sendable {
             html.write("<a rel=\"\(rel)\" href=\"")
             html.write(escaping: Self.relative(from: from, to: other.href))
             html.write("\"><span class=\"outline-pager-label\">\(label)</span> ")
-            html.write(escaping: other.title)
+            if let title = other.titleHTML { html.write(title) } else { html.write(escaping: other.title) }
             html.write("</a>" as StaticString)
         }
         html.write("</nav>" as StaticString)
@@ -254,11 +260,15 @@ struct SiteNavigation: Sendable {
     }
 
     /// `nav.js`: the outline as data for the pages' script (`outlineSiteNavigation(…)`),
-    /// a JSON value: the paths and titles of the pages, then the tree, in which a page is
+    /// a JSON value: the paths and titles of the pages (with the title's HTML when it has
+    /// markup), then the tree, in which a page is
     /// its number and a folder `[title, index page or -1, entries…]`.
     private func makeScript() -> [UInt8] {
         var json = "outlineSiteNavigation({\"pages\":["
-        json += pages.map { "[" + JSONEmitter.quoted($0.href) + "," + JSONEmitter.quoted($0.title) + "]" }.joined(separator: ",")
+        json += pages.map { page in
+            "[" + JSONEmitter.quoted(page.href) + "," + JSONEmitter.quoted(page.title) + (page.titleHTML.map { "," + JSONEmitter.quoted($0) } ?? "")
+                + "]"
+        }.joined(separator: ",")
         json += "],\"tree\":" + folderJSON(root) + "});\n"
         return Array(json.utf8)
     }
@@ -298,7 +308,7 @@ struct SiteNavigation: Sendable {
 
     private func folderHTML(_ folder: Folder, top: Bool) -> String {
         func link(_ page: Int, title: String? = nil) -> String {
-            "<a href=\"../\(escaped(pages[page].href))\">\(escaped(title ?? pages[page].title))</a>"
+            "<a href=\"../\(escaped(pages[page].href))\">\(title.map(escaped) ?? pages[page].titleHTML ?? escaped(pages[page].title))</a>"
         }
         var html = "<ul>\n"
         if let index = folder.index, top { html += "<li>" + link(index) + "</li>\n" }

@@ -191,11 +191,11 @@ private struct Page {
             // In a site, a title's link to another input (an OPML link outline) is rewritten
             // and checked like a body's.
             if let url = titleLinks.title, let href = links?.href(for: url, line: embedLine ?? node.line, column: 0) { titleLinks.title = href }
-            bodies.readers.search?.begin(id: node.id, title: node.title)
             let mkdocsID = bodies.headingIds.mkdocsID(of: node)
             // An outliner's title line with markup renders as its Markdown (unless the node
             // links its title itself).
             let richTitle = titleLinks.isEmpty ? richTitles[here] ?? richTitle(of: node) : nil
+            bodies.readers.search?.begin(id: node.id, title: node.title, html: richTitle.flatMap { NavigationTitle.html($0, title: node.title) })
             let ids = embedLine == nil ? (node.id, mkdocsID) : nil
             // An item that is an embed (`{{embed [[Page]]}}`): what it embeds, under its link.
             let embed = embeds == nil ? nil : Embeds.spec(ofLine: node.attributes[AttributeKey.outlinerTitle] ?? node.title)

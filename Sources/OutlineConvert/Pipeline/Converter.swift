@@ -188,6 +188,7 @@ public struct Converter: Sendable {
             facts = PageFacts(
                 ids: ids, links: site.links.facts, order: outline.order,
                 search: site.search?.finish() ?? [], codeLanguages: site.code?.ids.sorted() ?? [])
+            facts?.titleHTML = site.search?.pageTitleHTML
         }
         return Conversion(bytes: output, warnings: document.warnings + warnings, title: title, facts: facts)
     }

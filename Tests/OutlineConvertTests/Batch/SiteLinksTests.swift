@@ -41,4 +41,14 @@ import Testing
         let other = try #require(links.resolve("ref/api.md?\u{301}q#\u{301}f", in: guide))
         #expect(other.href == "ref/api.html?\u{301}q#\u{301}f")
     }
+
+    @Test func aPagesFactsReadBackFromTheBuildRecordAsTheyWere() throws {
+        var facts = PageFacts(
+            ids: ["a", "b"], links: [LinkFact(target: .samePage(fragment: "a"), url: "#a", line: 3, column: 4)], order: 2,
+            codeLanguages: ["keep-markup", "python"])
+        facts.titleHTML = "The <code>cfg</code> option"
+        #expect(PageFacts(encoded: facts.encoded) == facts)
+        facts.titleHTML = nil
+        #expect(PageFacts(encoded: facts.encoded) == facts)
+    }
 }
