@@ -385,8 +385,9 @@
   }
 
   // Each code block gets a button that copies its code (as written: highlighting only adds
-  // spans), at its top right, outside the part that scrolls.
-  document.querySelectorAll(".outline pre:not(.mermaid) > code").forEach(function (code) {
+  // spans), at its top right, outside the part that scrolls (math blocks aside: KaTeX
+  // typesets them).
+  document.querySelectorAll(".outline pre:not(.mermaid) > code:not(.language-math)").forEach(function (code) {
     var pre = code.parentNode;
     var frame = document.createElement("div");
     frame.className = "outline-code";

@@ -112,8 +112,8 @@ struct DocsSite: Sendable {
 
     /// The site's shared files (path and content) but for the search index
     /// (`BatchRunner.writeSearchIndex`): the pages' style and script, the navigation, the
-    /// Prism files of the pages' `codeLanguages` (`CodeHighlighting`), and with `--site-url`
-    /// the sitemap.
+    /// Prism files of the pages' `codeLanguages` (`CodeHighlighting`), KaTeX's when a page
+    /// holds math (`MathTypesetting`), and with `--site-url` the sitemap.
     func sharedFiles(navigation: SiteNavigation, codeLanguages: Set<String>) -> [(path: String, bytes: [UInt8])] {
         var files = [
             (sharedFile("outline.css"), Array(PageTemplate.defaultStyle.utf8)),
@@ -122,6 +122,7 @@ struct DocsSite: Sendable {
             (sharedFile("nav.html"), navigation.page()),
         ]
         files += CodeHighlighting.siteFiles(for: codeLanguages).map { (sharedFile("prism/" + $0.name), Array($0.text.utf8)) }
+        files += MathTypesetting.siteFiles(for: codeLanguages).map { (sharedFile("katex/" + $0.name), Array($0.text.utf8)) }
         if let siteURL { files.append((Path.join(outputDirectory, "sitemap.xml"), sitemap(siteURL, navigation: navigation))) }
         return files
     }

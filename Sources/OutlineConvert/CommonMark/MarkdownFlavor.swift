@@ -20,8 +20,10 @@ struct MarkdownFlavor: Equatable, Sendable {
     /// mermaid fences as mkdocs-material writes them, and code blocks' info strings as mdBook
     /// and pymdownx read them.
     static let gitHub = MarkdownFlavor(extensions: [
-        // (First: its text is rewritten before mkdocs' blocks are read, and its notes are
-        // made before any other step reads their list items.)
+        // (First: before any other inline step cuts text, none then reads the math's text.)
+        MathExtension(),
+        // (Its text is rewritten before mkdocs' blocks are read, and its notes are made
+        // before any other step reads their list items.)
         FootnoteExtension(),
         AdmonitionExtension(),
         TableExtension(),

@@ -27,7 +27,7 @@ enum CodeHighlighting {
     /// the order they must load: the core first; every language after those it requires
     /// and after those it modifies or may use when they load too. Empty for no language.
     static func files(for languages: Set<String>) -> [String] {
-        guard !languages.subtracting([keepMarkup]).isEmpty else { return [] }
+        guard languages.contains(where: { prismLanguages[$0] != nil }) else { return [] }
         var needed = Set<String>()
         func need(_ id: String) {
             guard let language = prismLanguages[id], needed.insert(id).inserted else { return }
@@ -54,11 +54,16 @@ enum CodeHighlighting {
         EmbeddedTemplates.files["prism/" + name] ?? ""
     }
 
-    /// Writes a Prism file (`files(for:)`) into a page's script: each `<` that would start
-    /// `<!--` or a `script` tag written `\x3C` (the same character in a string or a regular
-    /// expression), so the text cannot end or confuse the `<script>` element.
+    /// Writes a Prism file (`files(for:)`) into a page's script (see `writeScript(_:into:)`).
     static func writeInline(_ file: String, into page: inout ByteBuffer) {
-        var text = prismFile(file)
+        writeScript(prismFile(file), into: &page)
+    }
+
+    /// Writes a script's text into a page's `<script>`: each `<` that would start `<!--` or
+    /// a `script` tag written `\x3C` (the same character in a string or a regular
+    /// expression), so the text cannot end or confuse the `<script>` element.
+    static func writeScript(_ script: String, into page: inout ByteBuffer) {
+        var text = script
         text.withUTF8 { bytes in
             var copied = 0
             var at = 0
@@ -122,9 +127,10 @@ enum CodeHighlighting {
     }
 }
 
-/// The languages of the code blocks written on one page, collected as it is written
-/// (from cmark's `<code class="language-…">`), as Prism ids. One page is written by one
-/// thread.
+/// What the script of one page must load, collected as it is written: the languages of
+/// its code blocks (from cmark's `<code class="language-…">`), as Prism ids, with Prism's
+/// keep-markup plugin for blocks written a line a span, and KaTeX (`MathTypesetting.id`)
+/// for math. One page is written by one thread.
 final class CodeLanguages: @unchecked Sendable {
     private(set) var ids = Set<String>()
 
@@ -141,8 +147,13 @@ final class CodeLanguages: @unchecked Sendable {
             start = end
         }
         if !ids.contains(CodeHighlighting.keepMarkup), html.firstIndex(of: Self.lines) != nil { ids.insert(CodeHighlighting.keepMarkup) }
+        if !ids.contains(MathTypesetting.id), html.firstIndex(of: Self.math) != nil || html.firstIndex(of: Self.mathFence) != nil {
+            ids.insert(MathTypesetting.id)
+        }
     }
 
     private static let marker = Array("<code class=\"language-".utf8)
     private static let lines = Array("<pre class=\"outline-lines".utf8)
+    private static let math = Array("<span class=\"arithmatex\">".utf8)
+    private static let mathFence = Array("<code class=\"language-math\">".utf8)
 }

@@ -127,7 +127,9 @@ private struct Page {
                 title: pageTitle, lang: lang, site: site, into: &html,
                 toc: { toc ? TableOfContents.write(outline, into: &$0) : () },
                 code: {
-                    CodeHighlighting.writeScript(for: bodies.readers.code?.ids ?? [], root: site?.navigation == true ? site?.root : nil, into: &$0)
+                    let (ids, root) = (bodies.readers.code?.ids ?? [], site?.navigation == true ? site?.root : nil)
+                    CodeHighlighting.writeScript(for: ids, root: root, into: &$0)
+                    MathTypesetting.writeScript(for: ids, root: root, into: &$0)
                 },
                 content: { writeContent(outline, pageTitle: pageTitle, into: &$0) })
         }

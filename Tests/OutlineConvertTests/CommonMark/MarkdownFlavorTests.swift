@@ -47,7 +47,7 @@ import Testing
         fn main() {}
         ```
 
-        A note[^n], and :tada: to end.
+        A note[^n], and :tada: to end; $a_1 * b$ is math.
 
         [^n]: The note.
         """
@@ -67,6 +67,7 @@ import Testing
         "attr_list": ["class=\"md-button\""],
         "footnotes": ["data-footnote-ref>1</a></sup>", "[1] The note."],
         "emoji": ["🎉 to end"],
+        "math": ["<span class=\"arithmatex\">\\(a_1 * b\\)</span>"],
     ]
 
     /// The body's HTML with raw HTML kept (for the tag filter), then as GitHub keeps it, and
