@@ -393,11 +393,7 @@
     frame.className = "outline-code";
     pre.parentNode.insertBefore(frame, pre);
     frame.appendChild(pre);
-    var button = document.createElement("button");
-    button.type = "button";
-    button.className = "outline-copy";
-    button.textContent = "Copy";
-    button.setAttribute("aria-label", "Copy the code");
+    var button = codeButton(frame, "Copy", "aria-label", "Copy the code");
     button.addEventListener("click", function () {
       var done = function () { button.textContent = "Copied"; setTimeout(function () { button.textContent = "Copy"; }, 1500); };
       var text = shownText(code);
@@ -407,21 +403,25 @@
         done();
       }
     });
-    frame.appendChild(button);
     // mdBook's hidden lines: a button shows them (and hides them again).
     if (!pre.querySelector(".outline-line-hidden")) return;
-    var toggle = document.createElement("button");
-    toggle.type = "button";
-    toggle.className = "outline-copy";
-    toggle.textContent = "Show hidden";
-    toggle.setAttribute("aria-pressed", "false");
+    var toggle = codeButton(frame, "Show hidden", "aria-pressed", "false");
     toggle.addEventListener("click", function () {
       var showing = pre.classList.toggle("outline-showing");
       toggle.setAttribute("aria-pressed", String(showing));
       toggle.textContent = showing ? "Hide lines" : "Show hidden";
     });
-    frame.appendChild(toggle);
   });
+  // A button of a code block's frame, at its top right.
+  function codeButton(frame, label, attribute, value) {
+    var button = document.createElement("button");
+    button.type = "button";
+    button.className = "outline-copy";
+    button.textContent = label;
+    button.setAttribute(attribute, value);
+    frame.appendChild(button);
+    return button;
+  }
   // The code as shown: without the hidden lines unless they are shown.
   function shownText(code) {
     if (code.parentNode.classList.contains("outline-showing") || !code.querySelector(".outline-line-hidden")) return code.textContent;
