@@ -86,3 +86,11 @@ def test_a_page_without_math_loads_no_katex(made):
     assert "katex" not in (made / "plain.html").read_text()
     assert "katex" not in (made / "site" / "index.html").read_text()
     assert sorted(p.name for p in (made / "site" / "outline-site" / "katex").iterdir()) == ["COPYRIGHT", "katex.css", "katex.js"]
+
+
+def test_a_page_of_inline_math_alone_loads_katex(browser, tmp_path):  # noqa: F811
+    # (No math block: the math is found in the paragraphs' HTML.)
+    (tmp_path / "inline.md").write_text("# Inline\n\nOnly inline: $a^2 + b^2 = c^2$.\n")
+    run(tmp_path / "inline.md", "-o", tmp_path / "inline.html")
+    browser.get((tmp_path / "inline.html").as_uri())
+    WebDriverWait(browser, 30).until(lambda b: b.execute_script("return document.querySelectorAll('.katex').length === 1"))

@@ -19,27 +19,36 @@ struct MarkdownFlavor: Equatable, Sendable {
     /// alerts and `<details>`, Obsidian's callouts, mkdocs' blocks and attribute lists, and
     /// mermaid fences as mkdocs-material writes them, and code blocks' info strings as mdBook
     /// and pymdownx read them.
-    static let gitHub = MarkdownFlavor(extensions: [
-        // (First: before any other inline step cuts text, none then reads the math's text.)
-        MathExtension(),
-        // (Its text is rewritten before mkdocs' blocks are read, and its notes are made
-        // before any other step reads their list items.)
-        FootnoteExtension(),
-        AdmonitionExtension(),
-        TableExtension(),
-        TaskListExtension(),
-        DelimiterExtension.strikethrough,
-        AutolinkExtension(),
-        AlertExtension(),
-        CalloutExtension(),
-        DetailsExtension(),
-        RawHTMLExtension(),
-        TagFilterExtension(),
-        AttributeListExtension(),
-        MermaidExtension(),
-        EmojiExtension(),
-        CodeInfoExtension(),
-    ])
+    static let gitHub = MarkdownFlavor(extensions: gitHubExtensions())
+
+    /// GitHub's extensions, in order, with the three that other flavours read otherwise.
+    private static func gitHubExtensions(
+        admonition: AdmonitionExtension = AdmonitionExtension(), spans: DelimiterExtension = .strikethrough,
+        code: CodeInfoExtension = CodeInfoExtension()
+    ) -> [any MarkdownExtension] {
+        [
+            // (First: before any other inline step cuts text, none then reads the math's text.)
+            MathExtension(),
+            // (Its text is rewritten before mkdocs' blocks are read, and its notes are made
+            // before any other step reads their list items.)
+            FootnoteExtension(),
+            admonition,
+            TableExtension(),
+            TaskListExtension(),
+            spans,
+            AutolinkExtension(),
+            AlertExtension(),
+            CalloutExtension(),
+            DetailsExtension(),
+            RawHTMLExtension(),
+            TagFilterExtension(),
+            AttributeListExtension(),
+            MermaidExtension(),
+            EmojiExtension(),
+            code,
+        ]
+    }
+
     /// mkdocs' dialect (SPEC §3.1.3): GitHub's flavour with what the extensions of
     /// Python-Markdown and pymdown-extensions add, those that `configured` names as
     /// `mkdocs.yml`'s `markdown_extensions` does (`pymdownx.blocks.admonition`), or all of
@@ -50,14 +59,8 @@ struct MarkdownFlavor: Equatable, Sendable {
             admonitions: on("pymdownx.blocks.admonition") ? FencedBlocks.Names.all.admonitions : [],
             details: on("pymdownx.blocks.details") ? FencedBlocks.Names.all.details : [],
             tabs: on("pymdownx.blocks.tab"))
-        var extensions: [any MarkdownExtension] = gitHub.extensions.map { gitHub in
-            switch gitHub {
-            case is AdmonitionExtension: AdmonitionExtension(fenced: fenced)
-            case is DelimiterExtension:
-                DelimiterExtension(spans: [on("pymdownx.tilde") ? .tilde : .strikethrough] + [.mark, .caret].filter { on($0.name) })
-            default: gitHub
-            }
-        }
+        let spans = [on("pymdownx.tilde") ? DelimiterExtension.Span.tilde : .strikethrough] + [.mark, .caret].filter { on($0.name) }
+        var extensions = gitHubExtensions(admonition: AdmonitionExtension(fenced: fenced), spans: DelimiterExtension(spans: spans))
         if on("pymdownx.keys") { extensions.append(KeysExtension()) }
         if on("pymdownx.smartsymbols") { extensions.append(SmartSymbolsExtension()) }
         // (Last: it cuts text the others have read.)
@@ -67,9 +70,10 @@ struct MarkdownFlavor: Equatable, Sendable {
         if on("def_list") { extensions.insert(DefinitionListExtension(), at: 0) }
         return MarkdownFlavor(extensions: extensions)
     }
+
     /// mdBook's reading of GitHub's flavour: a Rust block's boring lines (`# `) hidden.
-    static let mdBook = MarkdownFlavor(
-        extensions: gitHub.extensions.map { $0 is CodeInfoExtension ? CodeInfoExtension(hidesRustLines: true) : $0 })
+    static let mdBook = MarkdownFlavor(extensions: gitHubExtensions(code: CodeInfoExtension(hidesRustLines: true)))
+
     /// Strict CommonMark (`--from commonmark`): cmark's own reading, no extension.
     static let commonMark = MarkdownFlavor(extensions: [])
 

@@ -47,10 +47,12 @@ struct HTMLReaders {
     var search: SearchText?
     var code: CodeLanguages?
 
-    /// Gives `html` (whole elements) to the readers; the code's only when `mayHoldCode`.
+    /// Gives `html` (whole elements) to the readers; the code's languages only when
+    /// `mayHoldCode` (math may be in any block).
     func read(_ html: UnsafeBufferPointer<UInt8>, mayHoldCode: Bool) {
         search?.append(html: html)
         if mayHoldCode { code?.collect(from: html) }
+        code?.collectMath(from: html)
     }
 }
 

@@ -147,8 +147,22 @@ final class CodeLanguages: @unchecked Sendable {
             start = end
         }
         if !ids.contains(CodeHighlighting.keepMarkup), html.firstIndex(of: Self.lines) != nil { ids.insert(CodeHighlighting.keepMarkup) }
-        if !ids.contains(MathTypesetting.id), html.firstIndex(of: Self.math) != nil || html.firstIndex(of: Self.mathFence) != nil {
+        if !ids.contains(MathTypesetting.id), html.firstIndex(of: Self.mathFence) != nil { ids.insert(MathTypesetting.id) }
+    }
+
+    /// Notes math in `html` (any block's: `MathExtension`'s spans), for KaTeX.
+    func collectMath(from html: UnsafeBufferPointer<UInt8>) {
+        guard !ids.contains(MathTypesetting.id) else { return }
+        // (Every block of every page is searched: by its backslashes, rare in HTML, each
+        // looked at for the span's `\(` or `\[` after its start tag.)
+        var at = 0
+        while let slash = html.firstIndex(ofByte: .backslash, from: at) {
+            at = slash + 1
+            guard slash >= Self.math.count, at < html.count, html[at] == UInt8(ascii: "(") || html[at] == UInt8(ascii: "["),
+                html[(slash - Self.math.count)..<slash].elementsEqual(Self.math)
+            else { continue }
             ids.insert(MathTypesetting.id)
+            return
         }
     }
 

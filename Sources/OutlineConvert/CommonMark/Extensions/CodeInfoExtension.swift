@@ -216,6 +216,9 @@ struct CodeInfoExtension: MarkdownExtension {
 
     /// The value of `name="value"` (or `'value'`, or a bare word) among the words of `text`.
     fileprivate static func attribute(_ name: String, in text: Substring) -> String? {
+        // (A byte search first: most info strings hold no attribute, and `firstRange(of:)` is
+        // the string processing library's.)
+        guard text.contains(bytes: name + "=") else { return nil }
         var rest = text
         while let range = rest.firstRange(of: name + "=") {
             let before = rest[..<range.lowerBound].last
