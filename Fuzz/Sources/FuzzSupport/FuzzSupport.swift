@@ -27,6 +27,13 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int, from: InputFormat, t
     }
 }
 
+/// The Markdown dialect fuzzer input is read in, by its last byte: GitHub's, mkdocs' or
+/// mdBook's.
+public func markdownDialect(_ data: UnsafePointer<UInt8>, _ size: Int) -> InputFormat {
+    let dialects = ["markdown", "mkdocs", "mdbook"].compactMap { InputFormat(name: $0) }
+    return size > 1 ? dialects[Int(data[size - 1]) % dialects.count] : .markdown
+}
+
 /// Reads fuzzer input as Markdown and writes it in every round-trip format; whatever a
 /// writer wrote without a warning must read back to the same outline (the same JSON), and
 /// Markdown written twice must be the same bytes.

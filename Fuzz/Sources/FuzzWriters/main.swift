@@ -5,9 +5,7 @@ import FuzzSupport
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTarget(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let flags = size > 0 ? data[0] : 0
-    let dialects = ["markdown", "mkdocs", "mdbook"].compactMap { InputFormat(name: $0) }
-    let from = size > 1 ? dialects[Int(data[size - 1]) % dialects.count] : .markdown
-    fuzz(data, size, from: from, to: [.html, .text, .json]) { options in
+    fuzz(data, size, from: markdownDialect(data, size), to: [.html, .text, .json]) { options in
         options.html.fragment = flags & 1 != 0
         options.html.unsafe = flags & 2 != 0
         options.html.accordion = flags & 4 != 0
