@@ -32,3 +32,9 @@ extension UInt8 {
     /// `\`.
     static let backslash: UInt8 = 0x5C
 }
+
+extension Unicode.Scalar {
+    /// Whether the scalar is a word character as Python's `\w` reads one (letters, digits
+    /// of any script, `_`): what Python-Markdown's patterns take for a word boundary.
+    var isWordCharacter: Bool { self == "_" || properties.isAlphabetic || properties.numericType != nil }
+}

@@ -155,7 +155,7 @@ struct AbbreviationExtension: MarkdownExtension {
 
         private static func isWord(_ scalar: Unicode.Scalar?) -> Bool {
             guard let scalar else { return false }
-            return scalar == "_" || scalar.properties.isAlphabetic || scalar.properties.numericType != nil
+            return scalar.isWordCharacter
         }
 
         private static func scalar(startingAt index: Int, in text: [UInt8]) -> Unicode.Scalar? {

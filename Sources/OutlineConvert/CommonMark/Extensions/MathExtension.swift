@@ -46,49 +46,32 @@ struct MathExtension: MarkdownExtension {
         let spans = Self.spans(in: text)
         guard !spans.isEmpty else { return }
         // The source's dollars are the literals' in order (an escaped `\$` is one in both, in
-        // code too): the paragraph's children, each with the places of its dollars. A dollar
-        // where the source has none (`&#36;`), or one in a link's address, leaves the
-        // paragraph as Markdown read it.
-        var children: [(node: OpaquePointer, dollars: [Int])] = []
+        // code too): each dollar, by its number, with the child of the paragraph holding it
+        // in its own text and the offset there (nil for one inside a child's child: no
+        // delimiter of math here). A dollar where the source has none (`&#36;`), or one in a
+        // link's address, leaves the paragraph as Markdown read it.
+        var children: [OpaquePointer] = []
+        var places: [(child: Int, offset: Int)?] = []
         var child = cmark_node_first_child(paragraph)
-        var found = 0
         while let node = child {
-            var dollars: [Int] = []
             MarkdownTree.walk(under: node) { inner, entering in
                 guard entering else { return }
                 let literal = CommonMarkDocument.literalBytes(inner)
-                if inner == node {
-                    dollars = literal.indices.filter { literal[$0] == UInt8(ascii: "$") }
-                } else {
-                    found += literal.filter { $0 == UInt8(ascii: "$") }.count
+                for offset in literal.indices where literal[offset] == UInt8(ascii: "$") {
+                    places.append(inner == node ? (children.count, offset) : nil)
                 }
             }
-            found += dollars.count
-            children.append((node, dollars))
+            children.append(node)
             child = cmark_node_next(node)
         }
-        guard found == text.filter({ $0 == UInt8(ascii: "$") }).count else { return }
-        // Each dollar of the source, by its number: the child holding it and its offset there.
-        var places: [(child: Int, offset: Int)?] = []
-        for (index, entry) in children.enumerated() {
-            if entry.dollars.isEmpty {
-                // (A child's inner dollars are no delimiters of math here.)
-                var inner = 0
-                MarkdownTree.walk(under: entry.node) { node, entering in
-                    if entering { inner += CommonMarkDocument.literalBytes(node).filter { $0 == UInt8(ascii: "$") }.count }
-                }
-                places += Array(repeating: nil, count: inner)
-            } else {
-                places += entry.dollars.map { (index, $0) }
-            }
-        }
+        guard places.count == text.filter({ $0 == UInt8(ascii: "$") }).count else { return }
         let numbers = text.indices.filter { text[$0] == UInt8(ascii: "$") }
         var made: [(from: Int, to: Int, before: Int, after: Int, span: Span)] = []
         for span in spans {
             guard let open = numbers.firstIndex(of: span.start), let close = numbers.firstIndex(of: span.end - 1),
                 let head = places[open], let tail = places[close],
-                cmark_node_get_type(children[head.child].node) == CMARK_NODE_TEXT,
-                cmark_node_get_type(children[tail.child].node) == CMARK_NODE_TEXT, made.last.map({ $0.to <= head.child }) ?? true
+                cmark_node_get_type(children[head.child]) == CMARK_NODE_TEXT,
+                cmark_node_get_type(children[tail.child]) == CMARK_NODE_TEXT, made.last.map({ $0.to <= head.child }) ?? true
             else { continue }
             made.append((head.child, tail.child, head.offset, tail.offset, span))
         }
@@ -98,7 +81,7 @@ struct MathExtension: MarkdownExtension {
             guard let math = tree.newNode(CMARK_NODE_CUSTOM_INLINE, enter: Self.html(of: span, in: source.bytes)) else { continue }
             // (The TeX is in the element's HTML, not a text node: no other step reads it.)
             tree.tag(math, by: self, kind: 0)
-            let (head, tail) = (children[from].node, children[to].node)
+            let (head, tail) = (children[from], children[to])
             cmark_node_insert_before(head, math)
             let tailLiteral = CommonMarkDocument.literalBytes(tail)
             if after + 1 < tailLiteral.count, let kept = tree.newNode(CMARK_NODE_TEXT) {
@@ -111,8 +94,8 @@ struct MathExtension: MarkdownExtension {
                 cmark_node_insert_before(math, kept)
                 keptBefore = kept
             }
-            for index in from...to { cmark_node_free(children[index].node) }
-            children[from].node = keptBefore ?? math
+            for index in from...to { cmark_node_free(children[index]) }
+            children[from] = keptBefore ?? math
         }
     }
 

@@ -24,12 +24,9 @@ struct SmartSymbolsExtension: MarkdownExtension {
         for node in found {
             let (text, ordinals) = Self.replacing(String(decoding: CommonMarkDocument.literalBytes(node), as: UTF8.self))
             guard let text else { continue }
-            guard !ordinals.isEmpty else {
-                MarkdownTree.setLiteral(node, text.utf8)
-                continue
-            }
-            // Each ordinal's suffix is a `<sup>` of its own.
             MarkdownTree.setLiteral(node, text.utf8)
+            guard !ordinals.isEmpty else { continue }
+            // Each ordinal's suffix is a `<sup>` of its own.
             for (_, piece) in tree.split(node, at: ordinals) {
                 guard let sup = tree.newNode(CMARK_NODE_CUSTOM_INLINE, enter: "<sup>", exit: "</sup>") else { continue }
                 cmark_node_insert_before(piece, sup)
@@ -64,7 +61,7 @@ struct SmartSymbolsExtension: MarkdownExtension {
         }
         func isWord(_ index: Int) -> Bool {
             index >= 0 && index < scalars.count
-                && (scalars[index] == "_" || scalars[index].properties.isAlphabetic || scalars[index].properties.numericType != nil)
+                && scalars[index].isWordCharacter
         }
         func isDigit(_ index: Int) -> Bool { index >= 0 && index < scalars.count && ("0"..."9").contains(scalars[index]) }
         var index = 0
@@ -128,7 +125,7 @@ struct SmartSymbolsExtension: MarkdownExtension {
         let after = end + 2
         if after < scalars.count {
             let next = scalars[after]
-            if next == "_" || next.properties.isAlphabetic || next.properties.numericType != nil { return nil }
+            if next.isWordCharacter { return nil }
         }
         return end + 2 - start
     }
