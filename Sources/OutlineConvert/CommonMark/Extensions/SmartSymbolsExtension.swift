@@ -47,17 +47,19 @@ struct SmartSymbolsExtension: MarkdownExtension {
     /// its ordinal numbers are in the UTF-8 of the new text (offset and length).
     static func replacing(_ text: String) -> (String?, [(Int, Int)]) {
         let scalars = Array(text.unicodeScalars)
-        var out = String.UnicodeScalarView()
+        // (UTF-8 bytes, appended in place: a scalar view would copy itself on each append.)
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count)
         var ordinals: [(Int, Int)] = []
         var changed = false
-        var bytes = 0  // (the UTF-8 length of `out`)
-        func append(_ piece: String) {
-            out.append(contentsOf: piece.unicodeScalars)
-            bytes += piece.utf8.count
-        }
+        func append(_ piece: String) { out += piece.utf8 }
         func starts(_ piece: String, at index: Int) -> Bool {
-            let pieceScalars = Array(piece.unicodeScalars)
-            return index + pieceScalars.count <= scalars.count && Array(scalars[index..<(index + pieceScalars.count)]) == pieceScalars
+            var at = index
+            for scalar in piece.unicodeScalars {
+                guard at < scalars.count, scalars[at] == scalar else { return false }
+                at += 1
+            }
+            return true
         }
         func isWord(_ index: Int) -> Bool {
             index >= 0 && index < scalars.count
@@ -66,7 +68,9 @@ struct SmartSymbolsExtension: MarkdownExtension {
         func isDigit(_ index: Int) -> Bool { index >= 0 && index < scalars.count && ("0"..."9").contains(scalars[index]) }
         var index = 0
         scan: while index < scalars.count {
-            for (symbol, shown) in symbols where starts(symbol, at: index) {
+            // (Every symbol starts with one of these.)
+            let isSymbolStart = "(+=<-".unicodeScalars.contains(scalars[index])
+            for (symbol, shown) in symbols where isSymbolStart && starts(symbol, at: index) {
                 // (An arrow of exactly two dashes: `--->` and `<---` stay.)
                 if symbol == "-->", index > 0, scalars[index - 1] == "-" { break }
                 if symbol == "<--", index + 3 < scalars.count, scalars[index + 3] == "-" { break }
@@ -92,16 +96,16 @@ struct SmartSymbolsExtension: MarkdownExtension {
             if isDigit(index), !isWord(index - 1), let length = ordinalLength(scalars, from: index) {
                 let number = String(String.UnicodeScalarView(scalars[index..<(index + length - 2)]))
                 append(number)
-                ordinals.append((bytes, 2))
+                ordinals.append((out.count, 2))
                 append(String(String.UnicodeScalarView(scalars[(index + length - 2)..<(index + length)])))
                 index += length
                 changed = true
                 continue
             }
-            append(String(scalars[index]))
+            UTF8.encode(scalars[index]) { out.append($0) }
             index += 1
         }
-        return (changed ? String(out) : nil, ordinals)
+        return (changed ? String(decoding: out, as: UTF8.self) : nil, ordinals)
     }
 
     /// The length of an ordinal number at `start` (`1st`, `22nd`, `113th`, `11th`), at a
