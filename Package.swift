@@ -14,6 +14,9 @@ let package = Package(
         .systemLibrary(
             name: "CCmark", pkgConfig: "libcmark",
             providers: [.apt(["libcmark-dev"])]),
+        .systemLibrary(
+            name: "CZlib", pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]),
         // Turns Templates/* into string constants, so the binary needs no resource bundle.
         .executableTarget(name: "embed-templates"),
         .plugin(
@@ -21,7 +24,7 @@ let package = Package(
             dependencies: ["embed-templates"]),
         .target(
             name: "OutlineConvert",
-            dependencies: ["CLibXML2", "CCmark"],
+            dependencies: ["CLibXML2", "CCmark", "CZlib"],
             plugins: ["EmbedTemplates"]),
         // Release builds link the Swift runtime in: the binary runs where no Swift is
         // installed, and each run starts 2 MB lighter. (Not debug builds: the sanitizers'

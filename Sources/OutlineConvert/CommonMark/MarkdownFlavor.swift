@@ -63,6 +63,7 @@ struct MarkdownFlavor: Equatable, Sendable {
         var extensions = gitHubExtensions(admonition: AdmonitionExtension(fenced: fenced), spans: DelimiterExtension(spans: spans))
         if on("pymdownx.keys") { extensions.append(KeysExtension()) }
         if on("pymdownx.smartsymbols") { extensions.append(SmartSymbolsExtension()) }
+        if on("pymdownx.emoji") { extensions.append(IconExtension()) }
         // (Last: it cuts text the others have read.)
         if on("abbr") { extensions.append(AbbreviationExtension()) }
         // (Its text is rewritten before the footnotes' and mkdocs' blocks are read: a note
@@ -76,6 +77,13 @@ struct MarkdownFlavor: Equatable, Sendable {
 
     /// Strict CommonMark (`--from commonmark`): cmark's own reading, no extension.
     static let commonMark = MarkdownFlavor(extensions: [])
+
+    /// A title as plain text shows it: without the icons the flavour draws (a picture has
+    /// no text).
+    func plainTitle(_ title: String) -> String {
+        guard title.containsByte(UInt8(ascii: ":")), names.contains("pymdownx.emoji") else { return title }
+        return IconExtension.removingShortcodes(title).trimmed
+    }
 
     static func == (lhs: MarkdownFlavor, rhs: MarkdownFlavor) -> Bool { lhs.names == rhs.names }
 }

@@ -69,6 +69,8 @@ struct BodyRenderer {
     var ascii = false
     /// How a body not among `bodies` is read.
     var flavor = MarkdownFlavor.gitHub
+    /// How the page's Markdown is read: its bodies' flavour (a title line's too).
+    var pageFlavor: MarkdownFlavor { bodies?.flavor ?? flavor }
     /// The link reference definitions of the page's bodies (`linkDefinitions(of:)`), for
     /// titles: a changelog's `## [1.0.0] - 2017-06-20` links through one.
     var titleDefinitions = ""
@@ -101,11 +103,11 @@ struct BodyRenderer {
     /// links rewritten as in bodies; nil when it makes anything else (a block of its own).
     func inlineHTML(_ markdown: String, line: Int, unsafe: Bool, links: PageLinks?) -> [UInt8]? {
         if let html = literalHTML(markdown, line: line, links: links, wikiLinks: { wikiLinks }) { return html }
-        var document = CommonMarkDocument(parsing: markdown, flavor: bodies?.flavor ?? flavor, isBody: true)
+        var document = CommonMarkDocument(parsing: markdown, flavor: pageFlavor, isBody: true)
         guard document.blockCount == 1 else { return nil }
         if !titleDefinitions.isEmpty && markdown.containsByte(UInt8(ascii: "[")) {
             // (The definitions after the line: what they make, if anything, comes after its block.)
-            document = CommonMarkDocument(parsing: markdown + "\n\n" + titleDefinitions, flavor: bodies?.flavor ?? flavor, isBody: true)
+            document = CommonMarkDocument(parsing: markdown + "\n\n" + titleDefinitions, flavor: pageFlavor, isBody: true)
         }
         let rewrite = links.map { links in { (url: String, _: Int, _: Int) in links.href(for: url, line: line, column: 0) } }
         Self.settleLinks(of: document, blocks: 0..<1, unsafe: unsafe, rewrite: rewrite)
@@ -125,7 +127,7 @@ struct BodyRenderer {
 
     /// The wiki links of the flavour bodies are read in, if it has them.
     private var wikiLinks: WikiLinkExtension? {
-        (bodies?.flavor ?? flavor).extensions.lazy.compactMap { $0 as? WikiLinkExtension }.first
+        pageFlavor.extensions.lazy.compactMap { $0 as? WikiLinkExtension }.first
     }
 
     /// Before blocks are written: their raw HTML settled (`settleRawHTML`), then, in a site,
@@ -155,7 +157,7 @@ struct BodyRenderer {
         guard batched.count > 1 else { return results }
         // (The page's definitions after the titles: what they make, if anything, comes after.)
         let document = CommonMarkDocument(
-            parsing: batched.map { titles[$0].markdown }.joined(separator: "\n\n") + "\n\n" + titleDefinitions, flavor: bodies?.flavor ?? flavor,
+            parsing: batched.map { titles[$0].markdown }.joined(separator: "\n\n") + "\n\n" + titleDefinitions, flavor: pageFlavor,
             isBody: true)
         let all = 0..<document.blockCount
         let rewrite = links.map { links in
@@ -216,7 +218,7 @@ struct BodyRenderer {
             return (bodies.document, range, bodies.document.sourceLines)
         }
         guard !body.isEmpty else { return nil }
-        let alone = CommonMarkDocument(parsing: body, flavor: bodies?.flavor ?? flavor, isBody: true)
+        let alone = CommonMarkDocument(parsing: body, flavor: pageFlavor, isBody: true)
         return (alone, alone.group(0..<alone.blockCount), false)
     }
 }

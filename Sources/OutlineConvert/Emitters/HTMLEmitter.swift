@@ -197,7 +197,8 @@ private struct Page {
             // An outliner's title line with markup renders as its Markdown (unless the node
             // links its title itself).
             let richTitle = titleLinks.isEmpty ? richTitles[here] ?? richTitle(of: node) : nil
-            bodies.readers.search?.begin(id: node.id, title: node.title, html: richTitle.flatMap { NavigationTitle.html($0, title: node.title) })
+            let plainTitle = bodies.pageFlavor.plainTitle(node.title)
+            bodies.readers.search?.begin(id: node.id, title: plainTitle, html: richTitle.flatMap { NavigationTitle.html($0, title: plainTitle) })
             let ids = embedLine == nil ? (node.id, mkdocsID) : nil
             // An item that is an embed (`{{embed [[Page]]}}`): what it embeds, under its link.
             let embed = embeds == nil ? nil : Embeds.spec(ofLine: node.attributes[AttributeKey.outlinerTitle] ?? node.title)
@@ -207,10 +208,11 @@ private struct Page {
                 continue
             }
             // (The hidden heading holds no link: a link there would take focus unseen. It
-            // says the emoji a title's shortcodes name, as the title shows them.)
+            // says the emoji a title's shortcodes name, as the title shows them, and leaves
+            // its icons out.)
             let hiddenTitle =
-                node.title.containsByte(UInt8(ascii: ":")) && bodies.flavor.names.contains("emoji")
-                ? Emoji.replacingShortcodes(in: node.title) : node.title
+                plainTitle.containsByte(UInt8(ascii: ":")) && bodies.pageFlavor.names.contains("emoji")
+                ? Emoji.replacingShortcodes(in: plainTitle) : plainTitle
             heading(hiddenTitle, rich: nil, level: level, ids: nil, links: .none, className: "outline-heading", into: &html)
             let title = node.title
             let open = !node.isCollapsed
@@ -288,9 +290,12 @@ private struct Page {
     /// holds links or emoji shortcodes of the page's flavour; nil for a plain title.
     private func richTitleSource(of node: OutlineNode) -> String? {
         if let source = node.attributes[AttributeKey.outlinerTitle] { return source }
-        if Emoji.holdsShortcode(node.title), bodies.flavor.names.contains("emoji") { return MarkdownEmitter.escapedTitle(node.title) }
+        if Emoji.holdsShortcode(node.title), bodies.pageFlavor.names.contains("emoji") { return MarkdownEmitter.escapedTitle(node.title) }
+        if bodies.pageFlavor.names.contains("pymdownx.emoji"), IconExtension.holdsShortcode(node.title) {
+            return MarkdownEmitter.escapedTitle(node.title)
+        }
         // A plain title can hold links of the page's flavour too (`((block-id))`, `#tag`).
-        guard bodies.flavor.names.contains("wikilinks"),
+        guard bodies.pageFlavor.names.contains("wikilinks"),
             node.title.containsByte(UInt8(ascii: "#")) || node.title.contains(bytes: "((") || node.title.contains(bytes: "{{")
         else { return nil }
         return MarkdownEmitter.escapedTitle(node.title)

@@ -35,7 +35,7 @@ struct TextEmitter: OutlineWriter {
             let marker = TextMarker.of(collapsible: node.isCollapsible, open: !node.isCollapsed, ascii: ascii)
             text.write(indent)
             text.write(marker)
-            text.write(Self.oneLine(node.title))
+            text.write(Self.oneLine(bodies.pageFlavor.plainTitle(node.title)))
             let links = TitleLinks(node, unsafe: true)
             if let url = links.title { text.write(" <" + Self.oneLine(url) + ">") }
             if let feed = links.feed { text.write(" (feed <" + Self.oneLine(feed) + ">)") }

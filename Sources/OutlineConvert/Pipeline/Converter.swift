@@ -168,7 +168,7 @@ public struct Converter: Sendable {
         if document.isBulletOutline, options.to.writer.rendersBodies, let index = options.wikiIndex {
             OutlinerPages.name(&outline, file: file, index: index)
         }
-        let title = pageTitle(document, outline: outline, file: file)
+        let title = (document.bodies?.flavor ?? document.bodyFlavor).plainTitle(pageTitle(document, outline: outline, file: file))
         var context = WriteContext(options: options, file: file, pageTitle: title, inputSize: inputSize)
         context.site = site
         context.sink = sink

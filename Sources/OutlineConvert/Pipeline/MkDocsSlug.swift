@@ -24,7 +24,8 @@ struct MkDocsSlug {
     /// it mostly is), that string is the one kept, so that a page of a million headings
     /// does not hold each id twice.
     mutating func id(for title: String, ours: String = "") -> String {
-        let slug = Self.slug(title)
+        // (An icon is HTML, which mkdocs' `toc` leaves out of the slug.)
+        let slug = Self.slug(IconExtension.removingShortcodes(title))
         return unique(slug.hasSameBytes(as: ours) ? ours : slug)
     }
 

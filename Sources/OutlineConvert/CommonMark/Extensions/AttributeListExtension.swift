@@ -1,4 +1,4 @@
-/// mkdocs' attribute lists (`attr_list`) after links and images, applied to the HTML cmark
+/// mkdocs' attribute lists (`attr_list`) after links, images and icons, applied to the HTML cmark
 /// renders for a block (`AttributeLists`).
 struct AttributeListExtension: MarkdownExtension {
     var name: String { "attr_list" }
@@ -6,7 +6,7 @@ struct AttributeListExtension: MarkdownExtension {
     func rewriteHTML(_ html: UnsafeBufferPointer<UInt8>) -> [UInt8]? { AttributeLists.apply(html) }
 }
 
-/// Attribute lists on links and images, as mkdocs pages write them (Python-Markdown's
+/// Attribute lists on links, images and icons, as mkdocs pages write them (Python-Markdown's
 /// `attr_list`): `[Install](install.md){ .md-button }`, `![Logo](logo.png){ width="200" }`,
 /// and mkdocs-autorefs' anchors `[](){#name}`. cmark leaves the list as text right after the
 /// element, so it is applied to the HTML cmark renders for a block: the list that follows a
@@ -25,6 +25,18 @@ enum AttributeLists {
         var index = 0
         while let open = html.firstIndex(ofByte: UInt8(ascii: "{"), from: index) {
             index = open + 1
+            if let (tagStart, tagEnd) = icon(in: html, before: open), tagStart >= copied, let close = listEnd(in: html, after: open),
+                let list = parse(html[(open + 1)..<close])
+            {
+                // (An icon's class is kept, the list's added to it.)
+                out += html[copied..<tagStart]
+                out += "<span".utf8
+                out += attributes([("class", "twemoji")] + list)
+                out += html[tagEnd..<open]
+                copied = close + 1
+                index = close + 1
+                continue
+            }
             let isLink = matches("</a>", in: html, at: open - 4)
             guard isLink || matches(" />", in: html, at: open - 3),
                 let close = listEnd(in: html, after: open),
@@ -150,6 +162,16 @@ enum AttributeLists {
             }
         }
         return nil
+    }
+
+    /// Where the opening tag of an icon (`IconExtension`) that ends at `end` starts, and
+    /// where its `>` is; nil when no icon ends there.
+    private static func icon(in html: UnsafeBufferPointer<UInt8>, before end: Int) -> (Int, Int)? {
+        let open: StaticString = "<span class=\"twemoji\">"
+        guard matches("</svg></span>", in: html, at: end - 13),
+            let start = openingTag(open, in: html, before: end - 13, stop: "</span>")
+        else { return nil }
+        return (start, start + open.utf8CodeUnitCount - 1)
     }
 
     /// Where `tag` starts, looking back from `end`; nil when `stop` comes first (an image's

@@ -1,0 +1,100 @@
+internal import CCmark
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// mkdocs-material's icons, in mkdocs' dialect (`pymdownx.emoji` with its `twemoji` index
+/// and `to_svg` generator, as its docs configure it): `:material-check:` shows as
+/// `<span class="twemoji"><svg …>…</svg></span>`, the icon inline (`Icons`). Shortcodes are
+/// read as pymdownx reads them, left to right in text (never in code or an image's
+/// description): `:`, word characters, `+` or `-`, `:`; one that names no icon stays text,
+/// and its closing colon opens no other. An attribute list may follow
+/// (`:material-check:{ .green }`). Plain text shows nothing for an icon: it is a picture. A
+/// section's title keeps the shortcode as text, as emoji's do (`HTMLEmitter.richTitleSource`
+/// shows it); mkdocs' id of the heading leaves it out (`MkDocsSlug`). GitHub's emoji
+/// (`EmojiExtension`) are read after it, from what is left.
+struct IconExtension: MarkdownExtension {
+    var name: String { "pymdownx.emoji" }
+    /// The chunks of icons the document has inflated (one store a document).
+    private var chunks: IconChunks?
+
+    func prepared(for source: SourceLines) -> IconExtension? {
+        guard Icons.sets.keys.contains(where: { source.bytes.contains(bytes: ":\($0)-") }) else { return nil }
+        var prepared = self
+        prepared.chunks = IconChunks()
+        return prepared
+    }
+
+    func makeInlines(under block: OpaquePointer, text: ArraySlice<UInt8>, of tree: MarkdownTree) {
+        // (A section's title keeps its text, in either parse: its HTML shows the icon.)
+        guard let chunks, !tree.isSectionTitle(block), Icons.sets.keys.contains(where: { text.contains(bytes: ":\($0)-") }) else {
+            return
+        }
+        var found: [(node: OpaquePointer, literal: [UInt8], shortcodes: [(offset: Int, length: Int)])] = []
+        var inImage = 0
+        MarkdownTree.walk(under: block) { node, entering in
+            let type = cmark_node_get_type(node)
+            if type == CMARK_NODE_IMAGE { inImage += entering ? 1 : -1 }
+            guard entering, inImage == 0, type == CMARK_NODE_TEXT, let text = cmark_node_get_literal(node),
+                strchr(text, Int32(UInt8(ascii: ":"))) != nil
+            else { return }
+            let literal = CommonMarkDocument.literalBytes(node)
+            let shortcodes = Self.shortcodes(in: literal)
+            if !shortcodes.isEmpty { found.append((node, literal, shortcodes)) }
+        }
+        for (node, literal, shortcodes) in found {
+            for (index, piece) in tree.split(node, at: shortcodes.map { ($0.offset, $0.length) }) {
+                let shortcode = shortcodes[index]
+                guard let svg = chunks.svg(named: Array(literal[(shortcode.offset + 1)..<(shortcode.offset + shortcode.length - 1)])),
+                    let icon = tree.newNode(CMARK_NODE_CUSTOM_INLINE, enter: "<span class=\"twemoji\">" + svg + "</span>")
+                else { continue }
+                cmark_node_insert_before(piece, icon)
+                cmark_node_free(piece)
+            }
+        }
+    }
+
+    /// The shortcodes of icons in `text`: where each is, colons included.
+    static func shortcodes(in text: [UInt8]) -> [(offset: Int, length: Int)] {
+        var shortcodes: [(offset: Int, length: Int)] = []
+        var index = 0
+        while index < text.count {
+            guard text[index] == UInt8(ascii: ":") else {
+                index += 1
+                continue
+            }
+            var end = index + 1
+            while end < text.count, isNameByte(text[end]) { end += 1 }
+            guard end < text.count, end > index + 1, text[end] == UInt8(ascii: ":") else {
+                index += 1
+                continue
+            }
+            if Icons.isIcon(text[(index + 1)..<end]) { shortcodes.append((index, end + 1 - index)) }
+            // (A shortcode that names nothing is passed over whole, as pymdownx does.)
+            index = end + 1
+        }
+        return shortcodes
+    }
+
+    /// `text` without its icons' shortcodes, as mkdocs' `toc` reads a heading for its id.
+    static func removingShortcodes(_ text: String) -> String {
+        guard text.containsByte(UInt8(ascii: ":")) else { return text }
+        var bytes = Array(text.utf8)
+        for icon in shortcodes(in: bytes).reversed() { bytes.removeSubrange(icon.offset..<(icon.offset + icon.length)) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Whether `text` holds an icon's shortcode.
+    static func holdsShortcode(_ text: String) -> Bool {
+        text.containsByte(UInt8(ascii: ":")) && !shortcodes(in: Array(text.utf8)).isEmpty
+    }
+
+    /// A byte of a shortcode's name: a word character (`\w`: letters, digits, `_`, and any
+    /// byte of a non-ASCII character), `+` or `-`.
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+        byte.isASCIILetter || byte.isASCIIDigit || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
+            || byte >= 0x80
+    }
+}
