@@ -94,3 +94,16 @@ def test_a_page_of_inline_math_alone_loads_katex(browser, tmp_path):  # noqa: F8
     run(tmp_path / "inline.md", "-o", tmp_path / "inline.html")
     browser.get((tmp_path / "inline.html").as_uri())
     WebDriverWait(browser, 30).until(lambda b: b.execute_script("return document.querySelectorAll('.katex').length === 1"))
+
+
+def test_math_in_titles_is_typeset_alone_or_beside_other_markup(browser, tmp_path):  # noqa: F811
+    # (Titles hold the page's only math: a title of math alone, and one with emphasis too.
+    # A title whose dollars are not math stays as written.)
+    (tmp_path / "titles.md").write_text("# Physics\n\n## Energy $E=mc^2$\n\nText.\n\n## Mass $m$ and *more*\n\nText.\n\n## Costs $5 and $6\n\nText.\n")
+    run(tmp_path / "titles.md", "-o", tmp_path / "titles.html")
+    page = (tmp_path / "titles.html").read_text()
+    assert "Costs $5 and $6</span>" in page
+    browser.get((tmp_path / "titles.html").as_uri())
+    WebDriverWait(browser, 30).until(lambda b: b.execute_script("return document.querySelectorAll('summary .katex').length === 2"))
+    shown = browser.execute_script("return [...document.querySelectorAll('summary .outline-title')].map(e => e.textContent)")
+    assert not any("$" in t and "Costs" not in t for t in shown)

@@ -197,6 +197,8 @@ private struct Page {
             // An outliner's title line with markup renders as its Markdown (unless the node
             // links its title itself).
             let richTitle = titleLinks.isEmpty ? richTitles[here] ?? richTitle(of: node) : nil
+            // (Math in a title is math of the page, for KaTeX.)
+            richTitle?.withUnsafeBufferPointer { bodies.readers.code?.collectMath(from: $0) }
             let plainTitle = bodies.pageFlavor.plainTitle(node.title)
             bodies.readers.search?.begin(id: node.id, title: plainTitle, html: richTitle.flatMap { NavigationTitle.html($0, title: plainTitle) })
             let ids = embedLine == nil ? (node.id, mkdocsID) : nil
@@ -287,11 +289,17 @@ private struct Page {
     }
 
     /// The title line a node renders from: its `outline-title`, or its title when that
-    /// holds links or emoji shortcodes of the page's flavour; nil for a plain title.
+    /// holds links, emoji or icon shortcodes or math of the page's flavour; nil for a plain
+    /// title.
     private func richTitleSource(of node: OutlineNode) -> String? {
         if let source = node.attributes[AttributeKey.outlinerTitle] { return source }
         if Emoji.holdsShortcode(node.title), bodies.pageFlavor.names.contains("emoji") { return MarkdownEmitter.escapedTitle(node.title) }
         if bodies.pageFlavor.names.contains("pymdownx.emoji"), IconExtension.holdsShortcode(node.title) {
+            return MarkdownEmitter.escapedTitle(node.title)
+        }
+        // (Math is read by the flavour, not the parse for the structure: a title with a
+        // dollar is read again, which makes it math, or the same text.)
+        if node.title.containsByte(UInt8(ascii: "$")), bodies.pageFlavor.names.contains("math") {
             return MarkdownEmitter.escapedTitle(node.title)
         }
         // A plain title can hold links of the page's flavour too (`((block-id))`, `#tag`).
