@@ -131,3 +131,19 @@ def test_thousands_of_shortcodes_each_become_an_icon_or_stay_text():
     assert page.count('<span class="twemoji">') == 200 * 50 + 200
     assert page.count(":material-nope:") == 200 * 50
     assert ":material-check:" not in page
+
+
+def test_tab_and_admonition_titles_show_their_markdown_as_python_markdown_does():
+    # As mkdocs-material's docs write them (blog/posts/excluding-content-from-search.md).
+    source = (
+        '=== ":octicons-file-code-16: `docs/page.md`"\n\n    Content\n\n=== "Plain"\n\n    Two\n\n'
+        '!!! note "A *fine* `title` :material-check:"\n\n    Body\n\n??? tip "Keys **bold**"\n\n    Body\n'
+    )
+    mine = ours(source)
+    theirs = python(source, ("pymdownx.emoji", "pymdownx.tabbed", "admonition", "pymdownx.details"))
+    titles = [re.findall(r"<summary>(.*?)</summary>", mine), re.findall(r'<p class="outline-callout-title">(.*?)</p>', mine)]
+    ours_titles = [re.sub(r'<span class="outline-callout-icon"[^>]*></span>', "", t) for t in titles[0] + titles[1]]
+    python_titles = re.findall(r"<label[^>]*>(.*?)</label>", theirs) + re.findall(r"<summary>(.*?)</summary>", theirs)
+    python_titles += re.findall(r'<p class="admonition-title">(.*?)</p>', theirs)
+    assert sorted(canonical(t) for t in ours_titles) == sorted(canonical(t) for t in python_titles)
+    assert '<code>docs/page.md</code>' in ours_titles[0] and '<span class="twemoji">' in ours_titles[0]

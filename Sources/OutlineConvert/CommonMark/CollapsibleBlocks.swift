@@ -45,12 +45,13 @@ struct CollapsibleBlocks {
 
     // MARK: - Nodes
 
-    /// A new callout block (a `<div role="note">`), always shown.
-    mutating func callout(classes: [String], title: String) -> OpaquePointer? {
+    /// A new callout block (a `<div role="note">`), always shown; `titleHTML` shows its
+    /// title when given (`MarkdownTree.titleHTML`), else the title as text.
+    mutating func callout(classes: [String], title: String, titleHTML: String? = nil) -> OpaquePointer? {
         guard let node = cmark_node_new_with_mem(CMARK_NODE_CUSTOM_BLOCK, memory) else { return nil }
         let type = classes.first ?? "note"
         let start = "<div class=\"" + (["outline-callout"] + classes.map { "outline-callout-" + $0 }).joined(separator: " ") + "\" role=\"note\""
-        let end = ">" + (title.isEmpty ? "" : "\n<p class=\"outline-callout-title\">" + Self.icon + Self.escaped(title) + "</p>")
+        let end = ">" + (title.isEmpty ? "" : "\n<p class=\"outline-callout-title\">" + Self.icon + (titleHTML ?? Self.escaped(title)) + "</p>")
         let block = Block(title: title.isEmpty ? Self.titleCased(type) : title, collapsible: false, open: true, tagStart: start, tagEnd: end)
         blocks[node] = block
         cmark_node_set_on_enter(node, block.openingTag(open: true))
@@ -59,14 +60,14 @@ struct CollapsibleBlocks {
         return node
     }
 
-    /// A new collapsible block (a `<details>`).
-    mutating func details(classes: [String], title: String, open: Bool) -> OpaquePointer? {
+    /// A new collapsible block (a `<details>`); `titleHTML` as a callout's.
+    mutating func details(classes: [String], title: String, titleHTML: String? = nil, open: Bool) -> OpaquePointer? {
         guard let node = cmark_node_new_with_mem(CMARK_NODE_CUSTOM_BLOCK, memory) else { return nil }
         let icon = classes.first == "outline-callout" ? Self.icon : ""
         let block = Block(
             title: title, collapsible: true, open: open,
             tagStart: "<details class=\"" + classes.joined(separator: " ") + "\"",
-            tagEnd: "><summary>" + icon + Self.escaped(title.isEmpty ? "Details" : title) + "</summary>")
+            tagEnd: "><summary>" + icon + (titleHTML ?? Self.escaped(title.isEmpty ? "Details" : title)) + "</summary>")
         blocks[node] = block
         cmark_node_set_on_enter(node, block.openingTag(open: open))
         cmark_node_set_on_exit(node, "</details>")

@@ -296,6 +296,24 @@ final class MarkdownTree {
         return result
     }
 
+    /// The HTML of a block's title line (a tab's, an admonition's), read as Markdown in the
+    /// tree's flavour, as Python-Markdown renders those titles: code, emphasis, icons,
+    /// emoji, math. Nil for a title of plain text, and for one that is not a paragraph alone
+    /// or holds raw HTML or a link: those stay text (nothing here settles raw HTML's safety
+    /// or a link's address).
+    func titleHTML(_ title: String) -> String? {
+        guard !LiteralLine.holds(title), !title.containsByte(UInt8(ascii: "<")), !title.containsByte(UInt8(ascii: "[")),
+            !title.contains(bytes: "://"), !title.contains(bytes: "www.")
+        else { return nil }
+        let document = CommonMarkDocument(parsing: title, flavor: flavor, isBody: true)
+        guard document.blockCount == 1 else { return nil }
+        var html = ByteBuffer()
+        document.appendHTML(ofBlocks: 0..<1, unsafe: false, to: &html)
+        let bytes = html.finish()
+        guard bytes.starts(with: "<p>".utf8), bytes.count >= 8, bytes.suffix(5).elementsEqual("</p>\n".utf8) else { return nil }
+        return String(decoding: bytes[3..<(bytes.count - 5)], as: UTF8.self)
+    }
+
     /// Sets a node's literal text.
     static func setLiteral(_ node: OpaquePointer, _ bytes: some Collection<UInt8>) {
         var text = Array(bytes)

@@ -50,16 +50,17 @@ struct AdmonitionExtension: MarkdownExtension {
             let header = found.header
             let type = header.classes.first ?? ""
             let title = header.title ?? CollapsibleBlocks.titleCased(type)
+            let html = header.title.flatMap { tree.titleHTML($0) }
             let made: OpaquePointer?
             switch header.kind {
             case .callout:
-                made = tree.blocks.callout(classes: header.classes, title: title)
+                made = tree.blocks.callout(classes: header.classes, title: title, titleHTML: html)
             case .details(let open):
                 made = tree.blocks.details(
-                    classes: ["outline-callout"] + header.classes.map { "outline-callout-" + $0 }, title: title, open: open)
+                    classes: ["outline-callout"] + header.classes.map { "outline-callout-" + $0 }, title: title, titleHTML: html, open: open)
             case .tab(let selected, let startsGroup):
                 // (Its group's name and which tab is open are settled with the group.)
-                made = tree.blocks.details(classes: ["outline-tab"], title: title, open: selected)
+                made = tree.blocks.details(classes: ["outline-tab"], title: title, titleHTML: html, open: selected)
                 if let made { tabs.append((made, startsGroup)) }
             }
             guard let made else { continue }
