@@ -15,6 +15,9 @@ let package = Package(
             name: "CCmark", pkgConfig: "libcmark",
             providers: [.apt(["libcmark-dev"])]),
         .systemLibrary(
+            name: "CYaml", pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"])]),
+        .systemLibrary(
             name: "CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]),
         // Turns Templates/* into string constants, so the binary needs no resource bundle.
@@ -24,7 +27,7 @@ let package = Package(
             dependencies: ["embed-templates"]),
         .target(
             name: "OutlineConvert",
-            dependencies: ["CLibXML2", "CCmark", "CZlib"],
+            dependencies: ["CLibXML2", "CCmark", "CYaml", "CZlib"],
             plugins: ["EmbedTemplates"]),
         // Release builds link the Swift runtime in: the binary runs where no Swift is
         // installed, and each run starts 2 MB lighter. (Not debug builds: the sanitizers'
