@@ -2,6 +2,7 @@
 or in a tree whose mkdocs.yml names markdown_extensions, and compared with what Python-Markdown
 and pymdown-extensions (the extensions mkdocs runs) make of the same text, block by block."""
 import html
+import re
 import html.parser
 import pathlib
 
@@ -290,3 +291,15 @@ SYMBOL_CASES = [
 @pytest.mark.parametrize("source", SYMBOL_CASES)
 def test_smart_symbols_are_what_pymdownx_makes_of_them(source):
     assert_as_python_markdown(source, ["pymdownx.smartsymbols"], html.unescape)
+
+
+def test_a_mkdocs_yml_that_is_not_yaml_is_a_located_warning_and_the_site_is_built(tmp_path):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (tmp_path / "mkdocs.yml").write_text("markdown_extensions:\n  - toc\n bad: [\n")
+    (docs / "page.md").write_text("# Page\n\n/// note\nText.\n///\n")
+    result = run(str(docs), "-o", str(tmp_path / "site"))
+    # PyYAML (libyaml's message and place): "did not find expected key" at line 3, column 2.
+    assert re.search(r"mkdocs\.yml:3:2: warning: YAML: while parsing a block mapping: did not find expected key", result.stderr)
+    page = (tmp_path / "site" / "page.html").read_text()
+    assert "outline-callout-note" not in page and "Text." in page

@@ -161,10 +161,15 @@ package struct SiteBuilder {
     private func withProject(_ plan: BatchPlan) -> ConversionOptions {
         var conversion = self.conversion
         guard settings.inputs.count == 1, let root = settings.inputs.first, Files.isDirectory(root) else { return conversion }
-        if let configured = MkDocsConfig.extensions(ofTreeAt: root) {
-            conversion.mkDocsExtensions = configured
-            reporter.note("\(root): its mkdocs.yml names markdown_extensions: Markdown is read in mkdocs' dialect")
-        }
+        do {
+            if let configured = try MkDocsConfig.extensions(ofTreeAt: root) {
+                conversion.mkDocsExtensions = configured
+                reporter.note("\(root): its mkdocs.yml names markdown_extensions: Markdown is read in mkdocs' dialect")
+            }
+        } catch let error as ConversionError {
+            // (mkdocs stops; the site is built here, in GitHub's flavour, and says why.)
+            reporter.warning(Diagnostic(error.location, error.reason + "; the tree is read as GitHub's Markdown"))
+        } catch {}
         if [root, Path.join(root, "..")].contains(where: { Files.isRegularFile(Path.join($0, "book.toml")) }) {
             conversion.isMdBook = true
             reporter.note("\(root): a book.toml is beside it: Markdown is read as mdBook reads it")
