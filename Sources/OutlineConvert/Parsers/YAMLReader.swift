@@ -57,11 +57,14 @@ struct YAMLNode: Equatable, Sendable {
 }
 
 /// Reads YAML with libyaml's event parser, each C pointer freed on every path. Anchors and
-/// aliases are followed (a node that aliases expand past `maxNodes` is refused: the
-/// "billion laughs"); a syntax error is a located `ConversionError`.
+/// aliases are followed (a file that aliases expand past `maxNodes` is refused: the
+/// "billion laughs"), collections nest at most `maxDepth` deep, and a syntax error is a
+/// located `ConversionError`.
 enum YAMLReader {
     /// The most nodes a file may make, aliases expanded.
     static let maxNodes = 1_000_000
+    /// The deepest collections may nest (libyaml 0.2.5 sets no bound).
+    static let maxDepth = 256
 
     /// The documents of `bytes` (UTF-8, UTF-16 with a byte-order mark).
     static func documents(_ bytes: [UInt8], file: String) throws -> [YAMLNode] {
@@ -113,6 +116,9 @@ enum YAMLReader {
                 let plain = scalar.style == YAML_PLAIN_SCALAR_STYLE
                 try add(node(.scalar(text, plain: plain), tag: scalar.tag, at: event.start_mark), anchor: scalar.anchor, count: 1)
             // (The event's strings are freed once it is taken: they are copied now.)
+            case YAML_SEQUENCE_START_EVENT where open.count >= YAMLReader.maxDepth,
+                YAML_MAPPING_START_EVENT where open.count >= YAMLReader.maxDepth:
+                throw ConversionError.refused(location(event.start_mark), "YAML: collections nest deeper than \(YAMLReader.maxDepth) levels")
             case YAML_SEQUENCE_START_EVENT:
                 let start = event.data.sequence_start
                 open.append((true, start.tag.map { String(cString: $0) }, start.anchor.map { String(cString: $0) }, event.start_mark, []))

@@ -45,6 +45,16 @@ import Testing
         #expect(throws: ConversionError.self) { try YAMLReader.documents(Array(text.utf8), file: "m.yml") }
     }
 
+    @Test func collectionsNestedPastTheBoundAreRefusedWhereTheyPassIt() throws {
+        let deep = String(repeating: "[", count: 100_000)
+        #expect(throws: ConversionError.refused(SourceLocation(file: "m.yml", line: 1, column: 257), "YAML: collections nest deeper than 256 levels"))
+        {
+            try YAMLReader.documents(Array(deep.utf8), file: "m.yml")
+        }
+        let fine = String(repeating: "[", count: 256) + String(repeating: "]", count: 256)
+        #expect(try YAMLReader.documents(Array(fine.utf8), file: "m.yml").count == 1)
+    }
+
     /// A node as the golden files write it (see scripts/make-yaml-goldens).
     private static func write(_ node: YAMLNode, depth: Int, into lines: inout [String]) {
         let own: Set<String> = ["str", "int", "float", "bool", "null", "seq", "map", "timestamp", "binary", "merge", "omap", "pairs", "set", "value"]
