@@ -4,9 +4,9 @@ import Testing
 @testable import OutlineConvert
 
 /// YAML read by libyaml (`YAMLReader`), against PyYAML's composer: for each file of
-/// Tests/fixtures/yaml (two real `mkdocs.yml` files, FastAPI's and mkdocs-material's, MIT,
-/// and one of YAML's corners), Tests/golden/yaml holds the nodes PyYAML reads, as
-/// `scripts/make-yaml-goldens` writes them.
+/// Tests/fixtures/yaml (two real `mkdocs.yml` files, FastAPI's and mkdocs-material's, MIT:
+/// Tests/real/README.md, and one of YAML's corners), Tests/golden/yaml holds the nodes
+/// PyYAML reads, as `scripts/make-yaml-goldens` writes them.
 @Suite struct YAMLReaderTests {
     @Test(arguments: ["hand", "fastapi", "mkdocs-material"])
     func nodesAreWhatPyYAMLComposes(name: String) throws {
