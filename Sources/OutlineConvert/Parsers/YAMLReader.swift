@@ -80,7 +80,7 @@ enum YAMLReader {
             let event = UnsafeMutablePointer<yaml_event_t>.allocate(capacity: 1)
             defer { event.deallocate() }
             while true {
-                guard yaml_parser_parse(parser, event) == 1 else { throw error(of: parser.pointee, file: file) }
+                guard yaml_parser_parse(parser, event) == 1 else { throw error(of: parser.pointee, in: buffer, file: file) }
                 defer { yaml_event_delete(event) }
                 if event.pointee.type == YAML_STREAM_END_EVENT { break }
                 try builder.take(event.pointee)
@@ -89,12 +89,18 @@ enum YAMLReader {
         }
     }
 
-    /// A parser's error, at its problem's place (libyaml counts from 0).
-    private static func error(of parser: yaml_parser_t, file: String) -> ConversionError {
-        let mark = parser.problem_mark
+    /// A parser's error, at its problem's place (libyaml counts from 0; an encoding error
+    /// gives only the byte's offset in `bytes`).
+    private static func error(of parser: yaml_parser_t, in bytes: UnsafeBufferPointer<UInt8>, file: String) -> ConversionError {
         let problem = parser.problem.map { String(cString: $0) } ?? "the text cannot be read"
         let context = parser.context.map { String(cString: $0) + ": " } ?? ""
-        return .malformed(SourceLocation(file: file, line: mark.line + 1, column: mark.column + 1), "YAML: " + context + problem)
+        var place = (line: parser.problem_mark.line + 1, column: parser.problem_mark.column + 1)
+        if parser.error == YAML_READER_ERROR {
+            let before = bytes.prefix(min(parser.problem_offset, bytes.count))
+            let lineStart = before.lastIndex(of: .lineFeed).map { $0 + 1 } ?? 0
+            place = (before.count { $0 == .lineFeed } + 1, before.count - lineStart + 1)
+        }
+        return .malformed(SourceLocation(file: file, line: place.line, column: place.column), "YAML: " + context + problem)
     }
 
     /// Makes nodes from events: the collections open, each with its items so far.

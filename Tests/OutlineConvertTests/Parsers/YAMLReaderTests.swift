@@ -37,6 +37,13 @@ import Testing
         }
     }
 
+    @Test func bytesThatAreNotUTF8AreLocatedAtTheirPlace() {
+        // (libyaml gives an encoding error only its offset: line 2, column 3 here.)
+        #expect(throws: ConversionError.malformed(SourceLocation(file: "m.yml", line: 2, column: 3), "YAML: invalid leading UTF-8 octet")) {
+            try YAMLReader.documents(Array("a: b\nc:".utf8) + [0xFF, 0x0A], file: "m.yml")
+        }
+    }
+
     @Test func aliasesThatExpandWithoutEndAreRefused() {
         var text = "a: &a [x, x, x, x, x, x, x, x, x, x]\n"
         for level in 1...7 {
