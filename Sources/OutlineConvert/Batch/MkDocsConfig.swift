@@ -26,7 +26,7 @@ enum MkDocsConfig {
     /// when it has none.
     static func extensionNames(in config: YAMLNode) -> Set<String>? {
         guard let extensions = config["markdown_extensions"] else { return nil }
-        if let entries = extensions.entries { return Set(entries.compactMap(\.key.text)) }
+        if let entries = extensions.entries { return Set(entries.compactMap { $0.key.text }) }
         let names = (extensions.items ?? []).compactMap { item in item.text ?? item.entries?.first?.key.text }
         return Set(names)
     }
