@@ -205,3 +205,46 @@ def test_deep_nodes_and_heading_lines_use_the_documented_fallbacks(tmp_path):
     md.write_text(result.stdout)
     depths = [d for d, _ in __import__("conftest").preorder(model(md)["sections"])]
     assert depths == list(range(1, 9))
+
+
+# Outlines whose written form the content rule alone would read as the other kind of
+# Markdown: the writers mark them (docs/formats.md, "Detection"), so that they read back
+# from a `.md` file without `--from`.
+MISREAD = {
+    "flat": {"version": 1, "body": "", "sections": [{"title": "A", "body": "a"}, {"title": "B", "body": "b"}]},
+    "one node": {"version": 1, "body": "", "sections": [{"title": "Only"}]},
+    "preamble first": {"version": 1, "body": "Intro", "sections": [{"title": "A", "children": [{"title": "A1"}]}]},
+    "a long flat start": {"version": 1, "body": "", "sections": [{"title": f"T{i}", "body": "x" * 2000} for i in range(40)]
+                          + [{"title": "Nested", "children": [{"title": "Child"}]}]},
+    "a nested list as preamble": {"version": 1, "body": "- a\n  - b", "sections": []},
+    "a property as preamble": {"version": 1, "body": "key:: value", "sections": [{"title": "S"}]},
+}
+
+
+@pytest.mark.parametrize("case", MISREAD, ids=list(MISREAD))
+@pytest.mark.parametrize("fmt", ["outline", "markdown"])
+def test_written_markdown_reads_back_as_the_same_kind_without_from(case, fmt, tmp_path):
+    source = tmp_path / "source.json"
+    source.write_text(json.dumps(MISREAD[case]))
+    reference = model(source)
+    written = tmp_path / "written.md"
+    run(source, "--to", fmt, "-o", written)
+    assert model(written) == reference
+    # The marker is no attribute: written again, the bytes are the same.
+    again = tmp_path / "again.md"
+    run(written, "--to", fmt, "-o", again)
+    assert again.read_bytes() == written.read_bytes()
+
+
+def test_the_marker_is_written_only_where_the_content_would_read_wrong(tmp_path):
+    nested = tmp_path / "nested.json"
+    nested.write_text(json.dumps({"version": 1, "body": "", "sections": [{"title": "A", "children": [{"title": "B"}]}]}))
+    assert run(nested, "--to", "outline").stdout == "- A\n\t- B\n"
+    assert run(nested, "--to", "markdown").stdout == "# A\n\n## B\n"
+    flat = tmp_path / "flat.json"
+    flat.write_text(json.dumps(MISREAD["flat"]))
+    assert run(flat, "--to", "outline").stdout.startswith("outline-render:: outline\n\n- A\n")
+    # Read as Markdown on purpose, a flat list stays Markdown's.
+    listed = tmp_path / "list.md"
+    listed.write_text("- a\n- b\n")
+    assert model(listed)["body"] == "- a\n- b"

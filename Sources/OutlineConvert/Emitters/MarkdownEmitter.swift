@@ -5,12 +5,13 @@
 /// Titles are escaped so that they read back as the same plain text. Two fallbacks:
 /// a node deeper than six levels is a `######` heading carrying `outline-depth="N"`, which
 /// the reader honours; a body line that would read as a heading is escaped with `\`
-/// (a warning), so that it stays body text.
+/// (a warning), so that it stays body text. A preamble that would make the page read as a
+/// bullet outline gets `outline-render: markdown` in front matter, which the reader takes off.
 struct MarkdownEmitter: OutlineWriter {
     let name = "markdown"
     let extensions = ["md", "markdown"]
     /// Front-matter keys the reader takes for itself.
-    private static let reservedFrontMatter: Set<String> = ["title", "collapse-depth"]
+    private static let reservedFrontMatter: Set<String> = ["title", "collapse-depth", OutlinerMarkdownParser.markerKey]
     /// Classes the reader takes as collapse markers.
     private static let markerClasses: Set<String> = ["collapsed", "folded", "expanded", "open"]
 
@@ -25,8 +26,12 @@ struct MarkdownEmitter: OutlineWriter {
         // A preamble that starts with `---` could read back as front matter: an empty one
         // (`{}`, YAML's empty mapping) goes first then.
         if frontMatter.isEmpty && outline.body.lines.first?.trimmingTrailingSpaces == "---" { frontMatter = ["{}"] }
+        let preamble = Self.escapingHeadingLines(outline.body, of: nil, warnings: &warnings)
+        if OutlinerMarkdownParser().sniff(Array(preamble.utf8.prefix(65_536))[...]) {
+            frontMatter = frontMatter.filter { $0 != "{}" } + [OutlinerMarkdownParser.markerKey + ": markdown"]
+        }
         if !frontMatter.isEmpty { markdown.write("---\n" + frontMatter.joined(separator: "\n") + "\n---\n") }
-        if !outline.body.isEmpty { block(Self.escapingHeadingLines(outline.body, of: nil, warnings: &warnings), into: &markdown) }
+        if !outline.body.isEmpty { block(preamble, into: &markdown) }
         write(outline.nodes, depth: 1, definitions: BodyRenderer.linkDefinitions(of: outline), into: &markdown, warnings: &warnings)
         // An empty outline is one empty line: an empty file would be refused as input.
         if markdown.isEmpty { markdown.write("\n" as StaticString) }

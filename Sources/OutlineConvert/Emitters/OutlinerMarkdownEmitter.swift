@@ -4,7 +4,10 @@
 /// further. Under an item's title line: `collapsed:: true` on a collapsed node, `id::` where
 /// reading the title back would give another id, its attributes as `key:: value`, then its
 /// body, two spaces past the item's indentation. A title is written from `outline-title`
-/// when it has one, else escaped so that it reads back as the same plain text. One
+/// when it has one, else escaped so that it reads back as the same plain text. A page that
+/// the reader's rule would not find to be an outline (no page property, and a preamble or
+/// no nesting near the top) starts with `outline-render:: outline`, which the reader takes
+/// off, so that the file reads back without `--from outline`. One
 /// fallback, with a warning: an attribute that is not a property (its name, or a value over
 /// several lines) is left out. A body line that would read as an item or a property gets
 /// one more `\`, which the reader takes off (`OutlinerEscapes`).
@@ -22,9 +25,12 @@ struct OutlinerMarkdownEmitter: OutlineWriter {
         // The page's attributes that are no property (a value over several lines) go in
         // front matter, which the reader reads too; so does a preamble's `---` first line.
         let (asProperties, asFrontMatter) = Self.pageAttributes(outline.attributes)
-        properties += writableProperties(asProperties, of: nil, reserved: ["title"], warnings: &warnings)
+        let marker = OutlinerMarkdownParser.markerKey
+        properties += writableProperties(asProperties, of: nil, reserved: ["title", marker], warnings: &warnings)
         let frontMatter = warnings.writable(
-            asFrontMatter, of: nil, reserved: ["title", "collapse-depth"], isName: MarkdownEmitter.isFrontMatterKey, what: "a front-matter key")
+            asFrontMatter, of: nil, reserved: ["title", "collapse-depth", marker], isName: MarkdownEmitter.isFrontMatterKey,
+            what: "a front-matter key")
+        if properties.isEmpty && !Self.readsAsOutline(outline) { properties.append((marker, "outline")) }
         if !frontMatter.isEmpty || (properties.isEmpty && outline.body.hasPrefix("---")) {
             let lines = frontMatter.map { $0.name + ": " + MarkdownEmitter.yamlQuoted($0.value) }
             text.write("---\n" + (lines.isEmpty ? ["{}"] : lines).joined(separator: "\n") + "\n---\n")
@@ -80,6 +86,22 @@ struct OutlinerMarkdownEmitter: OutlineWriter {
             for line in lines { text.write(line.isEmpty ? "\n" : content + line + "\n") }
             write(node.children, indent: indent + "\t", into: &text, warnings: &warnings)
         }
+    }
+
+    /// Whether the page, written with no page property, is an outline by the reader's rule
+    /// (`OutlinerMarkdownParser.sniff`): no preamble, and an item nested in the first 64 KiB.
+    /// The bytes before the first nested item are over-estimated (a line's indentation and
+    /// escape at most double it), so that a page near the limit gets the marker too.
+    private static func readsAsOutline(_ outline: Outline) -> Bool {
+        guard outline.body.isEmpty else { return false }
+        var bytes = 0
+        for node in outline.nodes {
+            let attributes = node.attributes.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count + 8 }
+            bytes += 3 * (node.title.utf8.count + node.id.utf8.count + node.body.utf8.count) + attributes + 64
+            if bytes > 49_152 { return false }
+            if !node.children.isEmpty { return true }
+        }
+        return false
     }
 
     /// Whether `node`, written first, is what the reader takes for the page's properties.

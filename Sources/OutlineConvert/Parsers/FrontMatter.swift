@@ -86,6 +86,8 @@ struct FrontMatter {
                     "collapse-depth must be a whole number, 0 or more; found '\(Quote.snippet(text))'")
             }
             collapseDepth = depth
+        case OutlinerMarkdownParser.markerKey:
+            break  // (It says how the page reads, and is no attribute.)
         case "order":
             // (A docs site orders its pages by it: docs/sites.md.)
             attributes[key.name] = text

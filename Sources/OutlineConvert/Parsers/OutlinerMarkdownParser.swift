@@ -14,6 +14,13 @@ struct OutlinerMarkdownParser: OutlineReader {
     /// A parser; it keeps no state between documents.
     init() {}
 
+    /// The key that tells how a page reads when its content alone would tell wrong: the
+    /// outline writer puts `outline-render:: outline` first when nothing else would make its
+    /// page read as an outline (a flat list, a preamble first); the Markdown writer puts
+    /// `outline-render: markdown` in front matter when its page would read as one. The
+    /// readers take it off, whatever its value.
+    static let markerKey = "outline-render"
+
     /// Whether Markdown text is a bullet outline (the rule of docs/formats.md), from its
     /// first bytes: outside front matter and fenced code, there are Logseq properties where
     /// Logseq writes them (`key:: value` on the first line, as an item's text, or right
@@ -31,7 +38,9 @@ struct OutlinerMarkdownParser: OutlineReader {
         var lines = head.split(separator: .lineFeed, omittingEmptySubsequences: false)[...]
         if head.starts(with: "---".utf8) {
             let text = String(decoding: head, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-            lines = lines.dropFirst(FrontMatter.lineCount(of: text))
+            let count = FrontMatter.lineCount(of: text)
+            if text.prefix(count).contains(where: { $0.trimmingTrailingSpaces == Self.markerKey + ": markdown" }) { return false }
+            lines = lines.dropFirst(count)
         }
         var fence: (marker: UInt8, length: Int)?
         var sawItem = false
@@ -453,7 +462,7 @@ private struct Builder {
             pageProperties = first.attributes.filter { $0.key != AttributeKey.outlinerTitle }.sorted { $0.key < $1.key }
                 .map { ($0.key, $0.value, first.line) }
         }
-        for property in pageProperties {
+        for property in pageProperties where property.key != OutlinerMarkdownParser.markerKey {
             if property.key.lowercased() == "title", !property.value.isEmpty {
                 outline.title = TitleText.normalized(property.value)
             } else {

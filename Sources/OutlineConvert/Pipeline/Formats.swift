@@ -156,9 +156,9 @@ public struct InputFormat: Hashable, Sendable, CustomStringConvertible {
         self = format
     }
 
-    /// The format the content looks like; Markdown when nothing else does.
+    /// The format the content looks like, from its first 64 KiB; Markdown when nothing else does.
     public init(sniffing bytes: ArraySlice<UInt8>) {
-        self = Self.all.first { $0.reader.sniff(bytes.prefix(4096)) } ?? Self.markdown
+        self = Self.all.first { $0.reader.sniff(bytes.prefix(65_536)) } ?? Self.markdown
     }
 
     /// The format of a file whose extension says `self`, refined by its first bytes: a
