@@ -235,7 +235,14 @@
         if (pages[page][0] === here) a.setAttribute("aria-current", "page");
         return a;
       }
-      // A folder is [title, index page or -1, entries…]; an entry a page number or a folder.
+      // A folder is [title, index page or -1, entries…]; an entry a page number, a folder,
+      // or a link out of the site ({title, url}: mkdocs' nav holds them).
+      function out(entry) {
+        var a = document.createElement("a");
+        a.href = entry.url;
+        a.textContent = entry.title;
+        return a;
+      }
       function folder(node, top) {
         var list = document.createElement("ul"), holds = false;
         var item = function (child) { var li = document.createElement("li"); li.appendChild(child); list.appendChild(li); };
@@ -247,6 +254,7 @@
             if (pages[entry][0] === here) holds = true;
             continue;
           }
+          if (!Array.isArray(entry)) { item(out(entry)); continue; }
           var details = document.createElement("details"), summary = document.createElement("summary");
           summary.appendChild(entry[1] >= 0 ? link(entry[1], entry[0]) : document.createTextNode(entry[0]));
           details.appendChild(summary);

@@ -171,9 +171,9 @@ def test_a_tree_whose_mkdocs_yml_names_extensions_is_read_in_the_dialect(tmp_pat
         run(str(docs), "-o", str(tmp_path / project / "site"))
         page = (tmp_path / project / "site" / "page.html").read_text()
         assert ('class="outline-callout outline-callout-note"' in page) == (project in ("listed", "mapped", "flow")), project
-    # The project folder itself may be given too.
+    # The project folder itself may be given too: its site is its docs_dir's (docs/sites.md).
     run(str(tmp_path / "listed"), "-o", str(tmp_path / "whole"))
-    assert 'outline-callout-note"' in (tmp_path / "whole" / "docs" / "page.html").read_text()
+    assert 'outline-callout-note"' in (tmp_path / "whole" / "page.html").read_text()
 
 
 SPANS = ["pymdownx.mark", "pymdownx.caret", "pymdownx.tilde"]

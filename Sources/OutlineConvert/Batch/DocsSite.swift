@@ -13,6 +13,8 @@ struct DocsSite: Sendable {
     package let index: String?
     /// `--site-url`, ending with `/`.
     package let siteURL: String?
+    /// The `mkdocs.yml` whose `nav` is the site's navigation, if any.
+    var project: MkDocsConfig?
 
     /// The folder of the site's shared files, under the output folder.
     static let sharedFolder = "outline-site"
@@ -66,7 +68,8 @@ struct DocsSite: Sendable {
     }
 
     /// The navigation of the pages of `jobs` that converted (with their drafts' titles and
-    /// orders), ordered by the `SUMMARY.md` files among them, which are not pages of it.
+    /// orders), ordered by the `SUMMARY.md` files among them, which are not pages of it, or
+    /// laid out by the project's `nav`.
     func navigation(of jobs: [BatchJob], drafts: [BatchRunner.Draft]) -> SiteNavigation {
         var sources: [SiteNavigation.Source] = []
         var summaries: [(job: BatchJob, text: String)] = []
@@ -79,7 +82,7 @@ struct DocsSite: Sendable {
             guard let title else { continue }  // (a page that failed is in no navigation)
             sources.append(SiteNavigation.Source(job: job, title: title, order: facts?.order, titleHTML: facts?.titleHTML))
         }
-        return SiteNavigation(sources, outputDirectory: outputDirectory, summaries: summaries)
+        return SiteNavigation(sources, outputDirectory: outputDirectory, summaries: summaries, project: project)
     }
 
     /// The files this site makes itself at its root, whatever its options: no asset may be

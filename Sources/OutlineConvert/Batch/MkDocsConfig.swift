@@ -1,33 +1,122 @@
-/// A tree's `mkdocs.yml`, as far as this release reads it: the names its
+/// A tree's `mkdocs.yml`, as far as this release reads it (docs/sites.md): the names its
 /// `markdown_extensions` lists, which turn on mkdocs' dialect for the tree's Markdown (SPEC
-/// §3.1.3, docs/formats.md). It is found as mkdocs finds it for a tree given as the project
-/// folder or as its `docs` folder: `mkdocs.yml` (or `mkdocs.yaml`) in the folder, else in
-/// its parent. It is read as YAML (`YAMLReader`), its tags never acted on.
-///
-/// The key takes both of the forms mkdocs takes: a sequence of names or of one-key maps
-/// (`- pymdownx.mark`, `- toc: {…}`), or a map of names (`pymdownx.mark: null`); the
-/// extensions' options are not read yet.
-enum MkDocsConfig {
-    /// The extension names of the `mkdocs.yml` that configures the tree at `root`, if one
-    /// does (a file without `markdown_extensions` configures none); a located error when
+/// §3.1.3, docs/formats.md), its `nav` and its `docs_dir`. It is found as mkdocs finds it
+/// for a tree given as the project folder or as its `docs` folder: `mkdocs.yml` (or
+/// `mkdocs.yaml`) in the folder, else in its parent. It is read as YAML (`YAMLReader`), its
+/// tags never acted on.
+package struct MkDocsConfig: Sendable {
+    /// One entry of `nav`, as mkdocs reads it: a page or link (`path.md`, `Label: path.md`,
+    /// `Label: https://…`), or a section (`Label: [entries]`). Whether a target is a page
+    /// is settled against the site's pages (`SiteNavigation`).
+    enum NavItem: Sendable, Equatable {
+        case target(label: String?, String, SourceLocation)
+        case section(label: String, [NavItem])
+    }
+
+    /// The file read.
+    let file: String
+    /// The folder the pages are in, which `nav` names them from (`docs_dir`, by default
+    /// `docs` beside the file; one outside the file's folder is refused with a warning).
+    let docsFolder: String
+    /// The names `markdown_extensions` lists; nil when it is absent (the dialect stays off).
+    let extensions: Set<String>?
+    /// `nav`; nil when it is absent (the navigation is built from the folders).
+    let nav: [NavItem]?
+    /// What `nav` holds that is no entry (a number, an empty section), a `docs_dir` outside.
+    let warnings: [Diagnostic]
+
+    /// The `mkdocs.yml` that configures the tree at `root`, if one does; a located error when
     /// that file is not YAML.
-    static func extensions(ofTreeAt root: String) throws -> Set<String>? {
-        for folder in [root, Path.join(root, "..")] {
-            for name in ["mkdocs.yml", "mkdocs.yaml"] {
-                let path = Path.join(folder, name)
-                guard let bytes = try? Files.read(path, limit: 1 << 20) else { continue }
-                return try YAMLReader.documents(bytes, file: path).first.flatMap(extensionNames(in:))
-            }
+    static func load(forTreeAt root: String) throws -> MkDocsConfig? {
+        for folder in [root, folderAbove(root)] {
+            if let config = try load(in: folder) { return config }
         }
         return nil
     }
 
+    /// The folder of the pages (`docs_dir`) of the project whose `mkdocs.yml` is in
+    /// `folder`, when that is a folder; nil for any other folder (one whose `mkdocs.yml`
+    /// is not YAML too: `load` says why).
+    static func docsFolder(ofProject folder: String) -> String? {
+        guard Files.isDirectory(folder), let config = try? load(in: folder), Files.isDirectory(config.docsFolder) else { return nil }
+        return config.docsFolder
+    }
+
+    /// The `mkdocs.yml` (or `mkdocs.yaml`) in `folder`, if there is one.
+    private static func load(in folder: String) throws -> MkDocsConfig? {
+        for name in ["mkdocs.yml", "mkdocs.yaml"] {
+            let path = folder == "." ? name : Path.join(folder, name)
+            guard let bytes = try? Files.read(path, limit: 1 << 20) else { continue }
+            return MkDocsConfig(try YAMLReader.documents(bytes, file: path).first, file: path)
+        }
+        return nil
+    }
+
+    /// The folder that holds `root`, written as short as it can be (it names the file in
+    /// messages): `docs` is in `.`, `a/docs/` in `a`, `.` in `..`.
+    private static func folderAbove(_ root: String) -> String {
+        var folder = root
+        while folder.count > 1, folder.hasSuffix("/") { folder.removeLast() }
+        let last = Path.lastComponent(folder)
+        return last == "." || last == ".." || folder == "/" ? Path.join(folder, "..") : Path.parent(folder)
+    }
+
+    /// The configuration `config` (the file's first document, nil when it is empty) says.
+    init(_ config: YAMLNode?, file: String) {
+        self.file = file
+        var warnings: [Diagnostic] = []
+        let folder = Path.parent(file)
+        func inFolder(_ name: String) -> String { folder == "." ? name : Path.join(folder, name) }
+        var docsFolder = inFolder("docs")
+        if let node = config?["docs_dir"], let name = node.text, !node.isNull {
+            // (A project's pages are its own: a file elsewhere on the machine is never one.)
+            if !name.hasPrefix("/"), Path.isWithin(BatchPlan.absolute(inFolder(name)), BatchPlan.absolute(folder)) {
+                docsFolder = inFolder(name)
+            } else {
+                warnings.append(
+                    Diagnostic(
+                        SourceLocation(file: file, line: node.line, column: node.column),
+                        "docs_dir '\(Quote.snippet(name))' is not inside the project's folder; it is not read"))
+            }
+        }
+        self.docsFolder = docsFolder
+        extensions = config.flatMap(Self.extensionNames(in:))
+        nav = config?["nav"].flatMap { $0.isNull ? nil : Self.navItems($0, file: file, warnings: &warnings) }
+        self.warnings = warnings
+    }
+
     /// The names of the entries of the top-level `markdown_extensions` of `config`; nil
-    /// when it has none.
+    /// when it has none. The key takes both of the forms mkdocs takes: a sequence of names
+    /// or of one-key maps (`- pymdownx.mark`, `- toc: {…}`), or a map of names.
     static func extensionNames(in config: YAMLNode) -> Set<String>? {
         guard let extensions = config["markdown_extensions"] else { return nil }
         if let entries = extensions.entries { return Set(entries.compactMap { $0.key.text }) }
         let names = (extensions.items ?? []).compactMap { item in item.text ?? item.entries?.first?.key.text }
         return Set(names)
+    }
+
+    /// The entries of a `nav` node, read as mkdocs' `_data_to_navigation` reads it: a
+    /// sequence's items in order (a one-key mapping is one entry), a mapping's keys each a
+    /// labelled entry (a text value: a page or link; otherwise a section), a text alone an
+    /// entry without a label. Anything else is left out with a warning.
+    private static func navItems(_ node: YAMLNode, file: String, warnings: inout [Diagnostic]) -> [NavItem] {
+        let location = SourceLocation(file: file, line: node.line, column: node.column)
+        if let text = node.text, !node.isNull { return [.target(label: nil, text, location)] }
+        if let items = node.items { return items.flatMap { navItems($0, file: file, warnings: &warnings) } }
+        guard let entries = node.entries else { return [] }
+        return entries.compactMap { entry in
+            guard let label = entry.key.text else {
+                warnings.append(Diagnostic(location, "a nav entry's label is not text; the entry is left out"))
+                return nil
+            }
+            let at = SourceLocation(file: file, line: entry.value.line, column: entry.value.column)
+            if let target = entry.value.text, !entry.value.isNull { return .target(label: label, target, at) }
+            let children = navItems(entry.value, file: file, warnings: &warnings)
+            guard !children.isEmpty else {
+                warnings.append(Diagnostic(at, "the nav section '\(Quote.snippet(label))' holds no entry; it is left out"))
+                return nil
+            }
+            return .section(label: label, children)
+        }
     }
 }

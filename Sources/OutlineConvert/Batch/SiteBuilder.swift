@@ -79,6 +79,11 @@ package struct SiteBuilder {
     ) {
         self.conversion = conversion
         self.site = site
+        var settings = settings
+        // (A site of an mkdocs project is its pages' folder, as mkdocs builds it.)
+        if conversion.to == .html, settings.inputs.count == 1, let docs = MkDocsConfig.docsFolder(ofProject: settings.inputs[0]) {
+            settings.inputs = [docs]
+        }
         self.settings = settings
         self.reporter = reporter
         self.temporaries = temporaries
@@ -93,15 +98,16 @@ package struct SiteBuilder {
         // output's bytes, whatever the record says.
         let reading = settings.check ? nil : cacheFile.map(BuildRecord.Reading.init)
         guard var plan = plan() else { return .refused }
-        let conversion = withProject(plan)
+        let (conversion, project) = withProject(plan)
         for page in conversion.wikiIndex?.tagPages ?? [] {
             plan.addGenerated(page.relative, root: settings.inputs[0], outputDirectory: outputDirectory, format: conversion.to)
         }
         // HTML into a folder is a docs site: links between pages, assets, the link check.
-        let docs =
+        var docs =
             conversion.to == .html
             ? DocsSite(links: SiteLinks(jobs: plan.jobs, outputDirectory: outputDirectory), outputDirectory: outputDirectory, options: site)
             : nil
+        docs?.project = project
         let record = reading.map { BuildRecord($0, key: recordKey(plan, conversion: conversion, isSite: docs != nil)) }
         if !settings.check {
             // Earlier versions kept the record in the output folder, where a deploy published it.
@@ -157,15 +163,23 @@ package struct SiteBuilder {
 
     /// The conversion options, with what the tree's project says when the run is one folder:
     /// the dialect its `mkdocs.yml` configures, mdBook's reading, the index of the graph or vault (a single
-    /// folder holding `logseq/config.edn` or `.obsidian/`: docs/sites.md).
-    private func withProject(_ plan: BatchPlan) -> ConversionOptions {
+    /// folder holding `logseq/config.edn` or `.obsidian/`: docs/sites.md); and the
+    /// `mkdocs.yml` whose `nav` is the site's navigation, if any.
+    private func withProject(_ plan: BatchPlan) -> (ConversionOptions, MkDocsConfig?) {
         var conversion = self.conversion
-        guard settings.inputs.count == 1, let root = settings.inputs.first, Files.isDirectory(root) else { return conversion }
+        var project: MkDocsConfig?
+        guard settings.inputs.count == 1, let root = settings.inputs.first, Files.isDirectory(root) else { return (conversion, nil) }
         do {
-            if let configured = try MkDocsConfig.extensions(ofTreeAt: root) {
+            let config = try MkDocsConfig.load(forTreeAt: root)
+            if let configured = config?.extensions {
                 conversion.mkDocsExtensions = configured
                 reporter.note("\(root): its mkdocs.yml names markdown_extensions: Markdown is read in mkdocs' dialect")
             }
+            if let config, config.nav != nil, conversion.to == .html {
+                project = config
+                reporter.note("\(root): its mkdocs.yml has a nav: it is the site's navigation")
+            }
+            config?.warnings.forEach(reporter.warning)
         } catch let error as ConversionError {
             // (mkdocs stops; the site is built here, in GitHub's flavour, and says why.)
             reporter.warning(Diagnostic(error.location, error.reason + "; the tree is read as GitHub's Markdown"))
@@ -174,12 +188,12 @@ package struct SiteBuilder {
             conversion.isMdBook = true
             reporter.note("\(root): a book.toml is beside it: Markdown is read as mdBook reads it")
         }
-        guard conversion.to == .html, let app = WikiIndex.app(of: root) else { return conversion }
+        guard conversion.to == .html, let app = WikiIndex.app(of: root) else { return (conversion, project) }
         let here = Files.currentDirectory()
         conversion.wikiIndex = WikiIndex(
             app: app, root: BatchPlan.absolute(root, in: here), inputs: plan.jobs.map { BatchPlan.absolute($0.input, in: here) },
             workers: workers)
-        return conversion
+        return (conversion, project)
     }
 
     /// What the record of a run is valid for: the options, this program, and in a site

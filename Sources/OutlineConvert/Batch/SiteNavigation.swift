@@ -6,6 +6,10 @@
 /// `SUMMARY.md` names (of that folder or one above it), in its order and with its titles;
 /// then those with a front matter `order:` (a number), smallest first; then the rest by
 /// title. A folder sorts by its index page's title and order, else by its name.
+///
+/// A site whose `mkdocs.yml` has a `nav` is laid out by it instead, as mkdocs lays it out:
+/// its sections, pages (a label is the page's title in the navigation) and links, in its
+/// order; the pages it leaves out are built but in no navigation.
 struct SiteNavigation: Sendable {
     /// One page: its output (absolute), its URL from the output folder, its title, and the
     /// title's HTML when it has markup (`NavigationTitle`).
@@ -16,17 +20,21 @@ struct SiteNavigation: Sendable {
         var titleHTML: String? = nil
     }
 
-    /// A folder of the outline: its index page (if any), then its entries in order.
+    /// A folder of the outline: its index page (if any), then its entries in order. A
+    /// section of `nav` is a folder with a title and no index page.
     struct Folder: Sendable, Equatable {
         package var name: String
         package var index: Int?
+        var title: String? = nil
         var entries: [Entry] = []
     }
 
-    /// An entry of a folder: a page (by its number in `pages`) or a folder.
+    /// An entry of a folder: a page (by its number in `pages`), a folder, or a link out
+    /// of the site (from `nav`).
     enum Entry: Sendable, Equatable {
         case page(Int)
         case folder(Folder)
+        case link(title: String, url: String)
     }
 
     /// The pages, in the order given.
@@ -62,8 +70,11 @@ struct SiteNavigation: Sendable {
     }
 
     /// The navigation of `sources` (the run's pages), written into `outputDirectory`;
-    /// `summaries` are the `SUMMARY.md` inputs with their text.
-    package init(_ sources: [Source], outputDirectory: String, summaries: [(job: BatchJob, text: String)] = []) {
+    /// `summaries` are the `SUMMARY.md` inputs with their text; `project` the `mkdocs.yml`
+    /// whose `nav` lays the site out, if any.
+    package init(
+        _ sources: [Source], outputDirectory: String, summaries: [(job: BatchJob, text: String)] = [], project: MkDocsConfig? = nil
+    ) {
         let base = BatchPlan.absolute(outputDirectory)
         var pages: [Page] = []
         var byInput: [PathKey: Int] = [:]
@@ -105,8 +116,13 @@ struct SiteNavigation: Sendable {
                 if !link.text.isEmpty { titles[page] = link.text }
             }
         }
+        var configured: Folder?
+        if let project, let nav = project.nav {
+            let docsFolder = BatchPlan.absolute(project.docsFolder)
+            configured = Self.tree(nav, docsFolder: docsFolder, pages: byInput, titles: &titles, warnings: &warnings)
+        }
         let titled = pages.enumerated().map { number, page in
-            // (A title `SUMMARY.md` gives is its link's text.)
+            // (A title `SUMMARY.md` or `nav` gives is its link's text, or its label.)
             Page(output: page.output, href: page.href, title: titles[number] ?? page.title, titleHTML: titles[number] == nil ? page.titleHTML : nil)
         }
         self.pages = titled
@@ -114,11 +130,15 @@ struct SiteNavigation: Sendable {
             uniqueKeysWithValues: sources.compactMap { source in
                 byInput[PathKey(BatchPlan.absolute(source.job.input))].flatMap { page in source.order.map { (page, $0) } }
             })
-        var tree = Self.tree(titled)
-        Self.sort(&tree, pages: titled, rank: rank, orders: orders)
-        root = tree
+        if let configured {
+            root = configured
+        } else {
+            var tree = Self.tree(titled)
+            Self.sort(&tree, pages: titled, rank: rank, orders: orders)
+            root = tree
+        }
         var order: [Int] = []
-        Self.read(tree, into: &order)
+        Self.read(root, into: &order)
         readingOrder = order
         places = Dictionary(order.enumerated().map { (PathKey(titled[$1].output), $0) }, uniquingKeysWith: { first, _ in first })
         self.warnings = warnings
@@ -183,6 +203,8 @@ struct SiteNavigation: Sendable {
                 var ranks: [Int] = []
                 collectRanks(sub, rank: rank, into: &ranks)
                 return (ranks.min(), sub.index.flatMap { orders[$0] }, title(of: sub, pages: pages).lowercased())
+            case .link(let title, _):
+                return (nil, nil, title.lowercased())
             }
         }
         let keys = folder.entries.map(key)
@@ -202,13 +224,14 @@ struct SiteNavigation: Sendable {
             switch entry {
             case .page(let page): if let value = rank[page] { ranks.append(value) }
             case .folder(let sub): collectRanks(sub, rank: rank, into: &ranks)
+            case .link: break
             }
         }
     }
 
     /// A folder's title: its index page's, else its name as a title.
     package static func title(of folder: Folder, pages: [Page]) -> String {
-        folder.index.map { pages[$0].title } ?? Path.title(ofName: folder.name)
+        folder.title ?? folder.index.map { pages[$0].title } ?? Path.title(ofName: folder.name)
     }
 
     private static func read(_ folder: Folder, into order: inout [Int]) {
@@ -217,8 +240,43 @@ struct SiteNavigation: Sendable {
             switch entry {
             case .page(let page): order.append(page)
             case .folder(let sub): read(sub, into: &order)
+            case .link: break
             }
         }
+    }
+
+    // MARK: - mkdocs' nav
+
+    /// The outline `nav` lays out: its sections as titled folders, its pages (a label is
+    /// the page's title, the first one when `nav` names a page twice, as mkdocs keeps it)
+    /// and its links out of the site (`https:`, `http:`, `mailto:`, or a path from the
+    /// server's root), in its order. Anything else it names is left out with a warning:
+    /// a file that is no page of the site, another kind of URL.
+    private static func tree(
+        _ nav: [MkDocsConfig.NavItem], docsFolder: String, pages: [PathKey: Int], titles: inout [Int: String], warnings: inout [Diagnostic]
+    ) -> Folder {
+        var folder = Folder(name: "")
+        for item in nav {
+            switch item {
+            case .section(let label, let children):
+                var section = tree(children, docsFolder: docsFolder, pages: pages, titles: &titles, warnings: &warnings)
+                section.name = label
+                section.title = label
+                folder.entries.append(.folder(section))
+            case .target(let label, let target, let location):
+                let hasScheme = SiteLinks.hasScheme(target)
+                if !hasScheme, !target.hasPrefix("/"), let page = pages[PathKey(BatchPlan.absolute(target, in: docsFolder))] {
+                    if let label, titles[page] == nil { titles[page] = label }
+                    folder.entries.append(.page(page))
+                } else if target.hasPrefix("/") || ["https:", "http:", "mailto:"].contains(where: target.lowercased().hasPrefix) {
+                    folder.entries.append(.link(title: label ?? target, url: target))
+                } else {
+                    let what = hasScheme ? "a link the site does not follow" : "which is not a page of the site"
+                    warnings.append(Diagnostic(location, "nav names '\(Quote.snippet(target))', \(what); it is left out"))
+                }
+            }
+        }
+        return folder
     }
 
     // MARK: - SUMMARY.md
@@ -279,6 +337,7 @@ struct SiteNavigation: Sendable {
             switch entry {
             case .page(let page): parts.append(String(page))
             case .folder(let sub): parts.append(folderJSON(sub))
+            case .link(let title, let url): parts.append("{\"title\":" + JSONEmitter.quoted(title) + ",\"url\":" + JSONEmitter.quoted(url) + "}")
             }
         }
         return "[" + parts.joined(separator: ",") + "]"
@@ -320,6 +379,8 @@ struct SiteNavigation: Sendable {
                 let title = Self.title(of: sub, pages: pages)
                 html += "<li><details open><summary>" + (sub.index.map { link($0, title: title) } ?? escaped(title))
                 html += "</summary>\n" + folderHTML(sub, top: false) + "</details></li>\n"
+            case .link(let title, let url):
+                html += "<li><a href=\"\(escaped(url))\">\(escaped(title))</a></li>\n"
             }
         }
         return html + "</ul>\n"

@@ -1,0 +1,221 @@
+"""An mkdocs project's `nav` is its site's navigation (docs/sites.md, "mkdocs projects").
+
+The oracle is mkdocs itself: its `get_navigation` on the same files and `mkdocs.yml`
+(mkdocs-material's own docs, Tests/real/mkdocs-material), label for label, section for
+section, link for link. Then what mkdocs does around it: pages left out of `nav` are
+built but in no navigation, the pager follows `nav`, and what `nav` names wrongly is a
+located warning."""
+import pathlib
+import re
+
+import pytest
+from selenium.webdriver.common.by import By
+
+from conftest import ROOT
+from test_browser import browser  # noqa: F401 (the shared fixture)
+from test_docs_site import tool
+from test_site_navigation import make, script_value
+
+MATERIAL = ROOT / "Tests" / "real" / "mkdocs-material"
+
+
+def mkdocs_navigation(project, docs):
+    """mkdocs' navigation of `docs` by the `mkdocs.yml` in `project`, as (depth, kind,
+    title, target) rows. Its plugins and hooks are left out (they run code of their own,
+    and mkdocs' core builds the navigation), and so is the theme's `custom_dir`, which is
+    not in the copy."""
+    from mkdocs.config import load_config
+    from mkdocs.structure.files import get_files
+    from mkdocs.structure.nav import Link, Section, get_navigation
+
+    text, kept, skipping = (project / "mkdocs.yml").read_text(), [], False
+    for line in text.splitlines(keepends=True):
+        if re.match(r"(plugins|hooks):", line):
+            skipping = True
+            continue
+        if skipping and (line[:1] in (" ", "\t") or not line.strip()):
+            continue
+        skipping = False
+        if not re.match(r"\s+custom_dir:", line):
+            kept.append(line)
+    config_file = docs.parent / "oracle-mkdocs.yml"
+    config_file.write_text("".join(kept))
+    try:
+        config = load_config(str(config_file), docs_dir=str(docs))
+        nav = get_navigation(get_files(config), config)
+        for page in nav.pages:
+            page.read_source(config)
+    finally:
+        config_file.unlink()
+    rows = []
+
+    def walk(items, depth):
+        for item in items:
+            if isinstance(item, Section):
+                rows.append((depth, "section", item.title, None))
+                walk(item.children, depth + 1)
+            elif isinstance(item, Link):
+                # (A link without a label has no title in mkdocs; ours shows its URL.)
+                rows.append((depth, "link", item.title or item.url, item.url))
+            else:
+                rows.append((depth, "page", item.title, item.file.src_uri))
+    walk(nav.items, 0)
+    return rows
+
+
+def our_navigation(site):
+    """Our site's navigation (nav.js) as the same rows; a page's target is its source's path."""
+    data = script_value(site / "outline-site" / "nav.js", "outlineSiteNavigation")
+    pages, rows = data["pages"], []
+
+    def walk(folder, depth):
+        if folder[1] >= 0:
+            rows.append((depth, "page", pages[folder[1]][1], pages[folder[1]][0]))
+        for entry in folder[2:]:
+            if isinstance(entry, int):
+                rows.append((depth, "page", pages[entry][1], re.sub(r"\.html$", ".md", pages[entry][0])))
+            elif isinstance(entry, dict):
+                rows.append((depth, "link", entry["title"], entry["url"]))
+            else:
+                rows.append((depth, "section", entry[0], None))
+                walk(entry, depth + 1)
+    walk(data["tree"], 0)
+    return rows
+
+
+@pytest.fixture(scope="module")
+def material_site(tmp_path_factory):
+    root = tmp_path_factory.mktemp("material")
+    result = tool(root, MATERIAL / "docs", "-o", "site")
+    assert result.returncode == 0, result.stderr
+    return root / "site", result
+
+
+def test_mkdocs_materials_nav_is_mkdocs_own(material_site):
+    site, result = material_site
+    expected = mkdocs_navigation(MATERIAL, MATERIAL / "docs")
+    assert our_navigation(site) == expected
+    # (The oracle is not trivial: sections, labels that are not the pages' titles, a link.)
+    assert ("link" in {row[1] for row in expected}) and sum(row[1] == "section" for row in expected) >= 10
+    assert (0, "page", "Home", "index.md") in expected
+
+
+def test_pages_left_out_of_nav_are_built_in_no_navigation(material_site):
+    site, _ = material_site
+    listed = {row[3] for row in our_navigation(site) if row[1] == "page"}
+    left_out = [p.relative_to(MATERIAL / "docs") for p in (MATERIAL / "docs").rglob("*.md")]
+    left_out = [str(p) for p in left_out if str(p) not in listed]
+    assert "blog/posts/chinese-search-support.md" in left_out
+    for page in left_out:
+        built = (site / page).with_suffix(".html").read_text()
+        assert "outline-pager" not in built, page
+
+
+def test_the_pager_follows_nav_and_its_labels(material_site):
+    site, _ = material_site
+    page = (site / "getting-started.html").read_text()
+    pager = re.search(r'<nav class="outline-pager".*?</nav>', page).group(0)
+    # (In nav: Home: index.md, then Getting started: Installation: getting-started.md, then
+    # Creating your site.)
+    assert re.search(r'rel="prev" href="index.html"><span class="outline-pager-label">Previous</span> Home<', pager)
+    assert re.search(r'rel="next" href="creating-your-site.html"><span class="outline-pager-label">Next</span> Creating your site<', pager)
+
+
+NAV_PROJECT = {
+    "mkdocs.yml": (
+        "site_name: Test\n"
+        "docs_dir: pages\n"
+        "nav:\n"
+        "  - Start: index.md\n"
+        "  - Guide:\n"
+        "    - guide/b.md\n"
+        "    - First of all: guide/a.md\n"
+        "    - Missing: guide/none.md\n"
+        "    - Script: javascript:alert(1)\n"
+        "    - Empty:\n"
+        "  - The source: https://example.org/repo\n"
+        "  - Again: index.md\n"
+    ),
+    "pages/index.md": "# Index page\n",
+    "pages/guide/a.md": "# Page A\n",
+    "pages/guide/b.md": "# Page B\n",
+    "pages/extra.md": "# Not in nav\n",
+}
+
+
+def test_a_project_folder_with_docs_dir_and_what_nav_names_wrongly(tmp_path):
+    make(tmp_path, NAV_PROJECT)
+    result = tool(tmp_path, "pages", "-o", "site")
+    assert result.returncode == 0, result.stderr
+    rows = our_navigation(tmp_path / "site")
+    assert rows == [
+        (0, "page", "Start", "index.md"),
+        (0, "section", "Guide", None),
+        (1, "page", "Page B", "guide/b.md"),
+        (1, "page", "First of all", "guide/a.md"),
+        (0, "link", "The source", "https://example.org/repo"),
+        (0, "page", "Start", "index.md"),
+    ]
+    warnings = [line for line in result.stderr.splitlines() if "warning" in line]
+    assert "mkdocs.yml:8:16: warning: nav names 'guide/none.md', which is not a page of the site; it is left out" in warnings
+    assert "mkdocs.yml:9:15: warning: nav names 'javascript:alert(1)', a link the site does not follow; it is left out" in warnings
+    assert any(line.startswith("mkdocs.yml:10:") and "'Empty' holds no entry" in line for line in warnings), warnings
+    assert (tmp_path / "site" / "extra.html").exists()
+    # Without script, nav.html lists the same, the link included.
+    page = (tmp_path / "site" / "outline-site" / "nav.html").read_text()
+    assert '<a href="https://example.org/repo">The source</a>' in page and "extra.html" not in page
+
+
+def test_the_nav_link_shows_in_the_browser(tmp_path, browser):  # noqa: F811
+    make(tmp_path, NAV_PROJECT)
+    assert tool(tmp_path, "pages", "-o", "site").returncode == 0
+    browser.get((tmp_path / "site" / "guide" / "a.html").as_uri())
+    tree = browser.find_element(By.CSS_SELECTOR, ".outline-site-tree")
+    browser.implicitly_wait(5)
+    link = tree.find_element(By.CSS_SELECTOR, 'a[href="https://example.org/repo"]')
+    assert link.get_attribute("textContent") == "The source"
+    current = tree.find_element(By.CSS_SELECTOR, '[aria-current="page"]')
+    assert current.get_attribute("textContent") == "First of all"
+
+
+NAV_FORMS = {
+    # The forms mkdocs takes: bare paths, nested sections, a one-key map, a bare URL, a
+    # section of one entry, labels quoted and with markup.
+    "mkdocs.yml": (
+        "site_name: Forms\n"
+        "nav:\n"
+        "  - index.md\n"
+        "  - 'The `guide`':\n"
+        "      - guide/index.md\n"
+        "      - Deeper:\n"
+        "          - Deepest: guide/deep/page.md\n"
+        "      - https://example.org/bare\n"
+        "  - {One key: other.md}\n"
+        "  - \"Quoted & <b>\": guide/page.md\n"
+    ),
+    "docs/index.md": "---\ntitle: From front matter\n---\n# Heading one\n",
+    "docs/other.md": "Text only.\n",
+    "docs/guide/index.md": "# Guide home\n",
+    "docs/guide/page.md": "# Guide page\n",
+    "docs/guide/deep/page.md": "# Deep page\n",
+}
+
+
+def test_the_forms_of_nav_read_as_mkdocs_reads_them(tmp_path):
+    make(tmp_path, NAV_FORMS)
+    result = tool(tmp_path, ".", "-o", "site")
+    assert result.returncode == 0, result.stderr
+    expected = mkdocs_navigation(tmp_path, tmp_path / "docs")
+    assert [row[1] for row in expected].count("link") == 1 and len(expected) == 8
+    assert our_navigation(tmp_path / "site") == expected
+    # The project folder given, the site is its docs_dir's, as mkdocs builds it.
+    assert (tmp_path / "site" / "index.html").exists() and not (tmp_path / "site" / "docs").exists()
+
+
+@pytest.mark.parametrize("docs_dir", ["/etc", "../..", "docs/../../x"])
+def test_a_docs_dir_outside_the_project_is_never_read(tmp_path, docs_dir):
+    make(tmp_path, {"project/mkdocs.yml": f"docs_dir: '{docs_dir}'\nnav: [a.md]\n", "project/docs/a.md": "# A\n"})
+    result = tool(tmp_path, "project", "-o", "site")
+    assert result.returncode == 0, result.stderr
+    assert f"project/mkdocs.yml:1:11: warning: docs_dir '{docs_dir}' is not inside the project's folder; it is not read" in result.stderr
+    assert sorted(p.name for p in (tmp_path / "site").iterdir()) == ["a.html", "outline-site"]
