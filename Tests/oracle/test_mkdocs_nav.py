@@ -70,7 +70,7 @@ def our_navigation(site):
 
     def walk(folder, depth):
         if folder[1] >= 0:
-            rows.append((depth, "page", pages[folder[1]][1], pages[folder[1]][0]))
+            rows.append((depth, "index", pages[folder[1]][1], re.sub(r"\.html$", ".md", pages[folder[1]][0])))
         for entry in folder[2:]:
             if isinstance(entry, int):
                 rows.append((depth, "page", pages[entry][1], re.sub(r"\.html$", ".md", pages[entry][0])))
@@ -135,7 +135,12 @@ NAV_PROJECT = {
         "    - Empty:\n"
         "  - The source: https://example.org/repo\n"
         "  - Again: index.md\n"
+        "  - '':\n"
+        "    - more/index.md\n"
+        "    - more/c.md\n"
     ),
+    "pages/more/index.md": "# More things\n",
+    "pages/more/c.md": "# Page C\n",
     "pages/index.md": "# Index page\n",
     "pages/guide/a.md": "# Page A\n",
     "pages/guide/b.md": "# Page B\n",
@@ -155,6 +160,11 @@ def test_a_project_folder_with_docs_dir_and_what_nav_names_wrongly(tmp_path):
         (1, "page", "First of all", "guide/a.md"),
         (0, "link", "The source", "https://example.org/repo"),
         (0, "page", "Start", "index.md"),
+        # (A section labelled "" is titled and linked by its index page, as FastAPI's
+        # docs have mkdocs-material show them.)
+        (0, "section", "More things", None),
+        (1, "index", "More things", "more/index.md"),
+        (1, "page", "Page C", "more/c.md"),
     ]
     warnings = [line for line in result.stderr.splitlines() if "warning" in line]
     assert "mkdocs.yml:8:16: warning: nav names 'guide/none.md', which is not a page of the site; it is left out" in warnings

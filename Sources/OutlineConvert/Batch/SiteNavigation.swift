@@ -253,21 +253,28 @@ struct SiteNavigation: Sendable {
     /// server's root), in its order. Anything else it names is left out with a warning:
     /// a file that is no page of the site, another kind of URL.
     private static func tree(
-        _ nav: [MkDocsConfig.NavItem], docsFolder: String, pages: [PathKey: Int], titles: inout [Int: String], warnings: inout [Diagnostic]
+        _ nav: [MkDocsConfig.NavItem], label: String? = nil, docsFolder: String, pages: [PathKey: Int], titles: inout [Int: String],
+        warnings: inout [Diagnostic]
     ) -> Folder {
-        var folder = Folder(name: "")
+        var folder = Folder(name: label ?? "", title: label)
         for item in nav {
             switch item {
             case .section(let label, let children):
-                var section = tree(children, docsFolder: docsFolder, pages: pages, titles: &titles, warnings: &warnings)
-                section.name = label
-                section.title = label
+                let section = tree(children, label: label, docsFolder: docsFolder, pages: pages, titles: &titles, warnings: &warnings)
                 folder.entries.append(.folder(section))
             case .target(let label, let target, let location):
                 let hasScheme = SiteLinks.hasScheme(target)
                 if !hasScheme, !target.hasPrefix("/"), let page = pages[PathKey(BatchPlan.absolute(target, in: docsFolder))] {
                     if let label, titles[page] == nil { titles[page] = label }
-                    folder.entries.append(.page(page))
+                    // (A section labelled "" is titled and linked by its index page when that
+                    // comes first, as FastAPI's docs have mkdocs-material show them.)
+                    let name = Path.deletingExtension(Path.lastComponent(target)).lowercased()
+                    if folder.title == "", folder.entries.isEmpty, folder.index == nil, name == "index" || name == "readme" {
+                        folder.index = page
+                        folder.title = nil
+                    } else {
+                        folder.entries.append(.page(page))
+                    }
                 } else if target.hasPrefix("/") || ["https:", "http:", "mailto:"].contains(where: target.lowercased().hasPrefix) {
                     folder.entries.append(.link(title: label ?? target, url: target))
                 } else {
