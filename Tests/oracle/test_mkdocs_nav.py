@@ -229,3 +229,55 @@ def test_a_docs_dir_outside_the_project_is_never_read(tmp_path, docs_dir):
     assert result.returncode == 0, result.stderr
     assert f"project/mkdocs.yml:1:11: warning: docs_dir '{docs_dir}' is not inside the project's folder; it is not read" in result.stderr
     assert sorted(p.name for p in (tmp_path / "site").iterdir()) == ["a.html", "outline-site"]
+
+
+EXCLUDE_PROJECT = {
+    "mkdocs.yml": (
+        "site_name: Excluded\n"
+        "exclude_docs: |\n"
+        "  snippets/\n"
+        "  *.draft.md\n"
+        "  !keep.draft.md\n"
+        "not_in_nav: |\n"
+        "  /hidden-from-nav.md\n"
+        "  old/\n"
+    ),
+    "docs/index.md": "# Home\n",
+    "docs/a.md": "# A\n",
+    "docs/snippets/code.md": "# A snippet\n",
+    "docs/guide/snippets/more.md": "# Another snippet\n",
+    "docs/x.draft.md": "# Draft\n",
+    "docs/keep.draft.md": "# Kept draft\n",
+    "docs/hidden-from-nav.md": "# Hidden from nav\n",
+    "docs/old/page.md": "# Old page\n",
+    "docs/templates/t.md": "# A template\n",
+    "docs/sub/templates/t.md": "# Not mkdocs' templates\n",
+}
+
+
+def test_exclude_docs_and_not_in_nav_as_mkdocs_reads_them(tmp_path):
+    from mkdocs.config import load_config
+    from mkdocs.structure.files import get_files
+
+    make(tmp_path, EXCLUDE_PROJECT)
+    result = tool(tmp_path, ".", "-o", "site")
+    assert result.returncode == 0, result.stderr
+    config = load_config(str(tmp_path / "mkdocs.yml"))
+    files = get_files(config)
+    built = sorted(f.src_uri for f in files.documentation_pages())
+    in_nav = sorted(f.src_uri for f in files.documentation_pages() if f.inclusion.is_in_nav())
+    ours = sorted(str(p.relative_to(tmp_path / "site").with_suffix(".md")) for p in (tmp_path / "site").rglob("*.html")
+                  if "outline-site" not in p.parts)
+    assert ours == built
+    assert sorted(row[3] for row in our_navigation(tmp_path / "site") if row[1] in ("page", "index")) == in_nav
+    # (The oracle is not trivial.)
+    assert "snippets/code.md" not in built and "keep.draft.md" in built and "sub/templates/t.md" in built
+    assert "hidden-from-nav.md" in built and "hidden-from-nav.md" not in in_nav
+
+
+def test_a_bad_pattern_is_a_located_warning(tmp_path):
+    make(tmp_path, {"mkdocs.yml": "exclude_docs: |\n  ok/\n  bad\\\nnot_in_nav: [x]\n", "docs/index.md": "# Home\n"})
+    result = tool(tmp_path, ".", "-o", "site")
+    assert result.returncode == 0, result.stderr
+    assert "mkdocs.yml:1:15: warning: exclude_docs: 'bad\\' is not a pattern; it is left out" in result.stderr
+    assert "mkdocs.yml:4:13: warning: not_in_nav is a text of patterns, one a line; it is not read" in result.stderr

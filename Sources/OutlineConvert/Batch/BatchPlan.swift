@@ -61,10 +61,15 @@ package struct BatchPlan: Sendable {
                 warnings += walker.warnings
                 let readmes = format == .html ? Self.indexReadmes(walker.files.map(\.relative)) : []
                 let hidden = WikiIndex.app(of: input) == .logseq ? Self.logseqHidden(root: input) : []
+                let excluded = format == .html ? Self.mkDocsExcluded(root: input) : nil
                 for file in walker.files {
                     let relative = String(file.relative.trimmingPrefix("./"))
                     if let rule = hidden.first(where: { relative == $0 || relative.hasPrefix($0 + "/") }) {
                         skipped.append((file.path, rule == "logseq" ? "Logseq's own files" : "hidden in logseq/config.edn"))
+                        continue
+                    }
+                    if excluded?.matches(relative) == true {
+                        skipped.append((file.path, "excluded by mkdocs.yml (exclude_docs, or mkdocs' own templates/)"))
                         continue
                     }
                     let output =
@@ -81,6 +86,13 @@ package struct BatchPlan: Sendable {
             }
         }
         try checkConflicts(outputRoot: outputRoot, sharedFolder: format == .html ? Path.join(outputRoot, DocsSite.sharedFolder) : nil)
+    }
+
+    /// What the `mkdocs.yml` of the project whose docs folder is `root` leaves out of its
+    /// site (`MkDocsConfig.excluded`); nil for any other folder.
+    private static func mkDocsExcluded(root: String) -> GitIgnorePatterns? {
+        guard let config = try? MkDocsConfig.load(forTreeAt: root), Path.same(absolute(config.docsFolder), absolute(root)) else { return nil }
+        return config.excluded
     }
 
     /// Adds the page `relative` of the folder `root` that no file holds (a graph's tag

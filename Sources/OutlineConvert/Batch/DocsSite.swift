@@ -13,7 +13,7 @@ struct DocsSite: Sendable {
     package let index: String?
     /// `--site-url`, ending with `/`.
     package let siteURL: String?
-    /// The `mkdocs.yml` whose `nav` is the site's navigation, if any.
+    /// The `mkdocs.yml` that lays out the site's navigation (`nav`, `not_in_nav`), if any.
     var project: MkDocsConfig?
 
     /// The folder of the site's shared files, under the output folder.

@@ -22,6 +22,11 @@ package struct MkDocsConfig: Sendable {
     let extensions: Set<String>?
     /// `nav`; nil when it is absent (the navigation is built from the folders).
     let nav: [NavItem]?
+    /// The files of the docs folder that are no part of the site: mkdocs' own exclusions
+    /// (hidden files, `templates/` at the top), then `exclude_docs`.
+    let excluded: GitIgnorePatterns
+    /// The pages that are in no navigation built from the folders (`not_in_nav`).
+    let notInNav: GitIgnorePatterns?
     /// What `nav` holds that is no entry (a number, an empty section), a `docs_dir` outside.
     let warnings: [Diagnostic]
 
@@ -81,6 +86,17 @@ package struct MkDocsConfig: Sendable {
         }
         self.docsFolder = docsFolder
         extensions = config.flatMap(Self.extensionNames(in:))
+        func patterns(_ key: String) -> GitIgnorePatterns? {
+            guard let node = config?[key], !node.isNull else { return nil }
+            let at = SourceLocation(file: file, line: node.line, column: node.column)
+            guard let text = node.text else {
+                warnings.append(Diagnostic(at, "\(key) is a text of patterns, one a line; it is not read"))
+                return nil
+            }
+            return GitIgnorePatterns(text) { warnings.append(Diagnostic(at, "\(key): '\(Quote.snippet($0))' is not a pattern; it is left out")) }
+        }
+        excluded = GitIgnorePatterns(GitIgnorePatterns.mkDocsDefaults).followed(by: patterns("exclude_docs"))
+        notInNav = patterns("not_in_nav")
         nav = config?["nav"].flatMap { $0.isNull ? nil : Self.navItems($0, file: file, warnings: &warnings) }
         self.warnings = warnings
     }

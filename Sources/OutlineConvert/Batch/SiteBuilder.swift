@@ -164,7 +164,7 @@ package struct SiteBuilder {
     /// The conversion options, with what the tree's project says when the run is one folder:
     /// the dialect its `mkdocs.yml` configures, mdBook's reading, the index of the graph or vault (a single
     /// folder holding `logseq/config.edn` or `.obsidian/`: docs/sites.md); and the
-    /// `mkdocs.yml` whose `nav` is the site's navigation, if any.
+    /// `mkdocs.yml` that lays out the site, if any.
     private func withProject(_ plan: BatchPlan) -> (ConversionOptions, MkDocsConfig?) {
         var conversion = self.conversion
         var project: MkDocsConfig?
@@ -175,9 +175,9 @@ package struct SiteBuilder {
                 conversion.mkDocsExtensions = configured
                 reporter.note("\(root): its mkdocs.yml names markdown_extensions: Markdown is read in mkdocs' dialect")
             }
-            if let config, config.nav != nil, conversion.to == .html {
+            if let config, conversion.to == .html {
                 project = config
-                reporter.note("\(root): its mkdocs.yml has a nav: it is the site's navigation")
+                if config.nav != nil { reporter.note("\(root): its mkdocs.yml has a nav: it is the site's navigation") }
             }
             config?.warnings.forEach(reporter.warning)
         } catch let error as ConversionError {

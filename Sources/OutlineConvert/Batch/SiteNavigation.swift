@@ -9,7 +9,8 @@
 ///
 /// A site whose `mkdocs.yml` has a `nav` is laid out by it instead, as mkdocs lays it out:
 /// its sections, pages (a label is the page's title in the navigation) and links, in its
-/// order; the pages it leaves out are built but in no navigation.
+/// order; the pages it leaves out are built but in no navigation. Without `nav`, the
+/// pages its `not_in_nav` names are left out of the folders' outline.
 struct SiteNavigation: Sendable {
     /// One page: its output (absolute), its URL from the output folder, its title, and the
     /// title's HTML when it has markup (`NavigationTitle`).
@@ -133,7 +134,18 @@ struct SiteNavigation: Sendable {
         if let configured {
             root = configured
         } else {
-            var tree = Self.tree(titled)
+            // (Pages `not_in_nav` matches are in no navigation, as in mkdocs' own.)
+            var hidden: Set<Int> = []
+            if let project, let notInNav = project.notInNav {
+                let docsFolder = BatchPlan.absolute(project.docsFolder)
+                for source in sources {
+                    let input = BatchPlan.absolute(source.job.input)
+                    if let page = byInput[PathKey(input)], let relative = Path.relative(input, below: docsFolder), notInNav.matches(relative) {
+                        hidden.insert(page)
+                    }
+                }
+            }
+            var tree = Self.tree(titled, leavingOut: hidden)
             Self.sort(&tree, pages: titled, rank: rank, orders: orders)
             root = tree
         }
@@ -148,9 +160,9 @@ struct SiteNavigation: Sendable {
 
     // MARK: - The outline
 
-    private static func tree(_ pages: [Page]) -> Folder {
+    private static func tree(_ pages: [Page], leavingOut hidden: Set<Int>) -> Folder {
         var root = Folder(name: "")
-        for (number, page) in pages.enumerated() {
+        for (number, page) in pages.enumerated() where !hidden.contains(number) {
             let components = page.href.split(separator: "/").map { SiteLinks.decoded(String($0)) }
             insert(number, components: components[...], isIndex: components.last == "index.html", into: &root)
         }
