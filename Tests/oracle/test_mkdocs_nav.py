@@ -281,3 +281,46 @@ def test_a_bad_pattern_is_a_located_warning(tmp_path):
     assert result.returncode == 0, result.stderr
     assert "mkdocs.yml:1:15: warning: exclude_docs: 'bad\\' is not a pattern; it is left out" in result.stderr
     assert "mkdocs.yml:4:13: warning: not_in_nav is a text of patterns, one a line; it is not read" in result.stderr
+
+
+IDENTITY_PROJECT = {
+    "mkdocs.yml": (
+        "site_name: 'Docs & <more>'\n"
+        "theme: {name: material}\n"
+        "nav:\n"
+        "  - Home: index.md\n"
+        "  - Labelled: a.md\n"
+        "  - b.md\n"
+        "  - Section:\n"
+        "    - sub/c.md\n"
+    ),
+    "docs/index.md": "# The home page\n\nText.\n",
+    "docs/a.md": "# Its own title\n\nText.\n",
+    "docs/b.md": "# Page B\n\nText.\n",
+    "docs/sub/c.md": "# Page C\n\nText.\n",
+    "docs/extra.md": "# Not in nav\n\nText.\n",
+}
+
+
+def titles_of(site):
+    import html as html_module
+    return {str(p.relative_to(site)): html_module.unescape(re.search(r"<title>(.*?)</title>", p.read_text(), re.S).group(1))
+            for p in site.rglob("*.html") if not {"outline-site", "search", "assets"} & set(p.parts) and p.name != "404.html"}
+
+
+def test_every_page_is_titled_and_named_as_mkdocs_material_does(tmp_path, browser):  # noqa: F811
+    import subprocess
+    import sys
+    make(tmp_path, IDENTITY_PROJECT)
+    mkdocs = pathlib.Path(sys.executable).parent / "mkdocs"
+    subprocess.run([mkdocs, "build", "-q", "--no-directory-urls", "-d", "mkdocs-site"], cwd=tmp_path, check=True)
+    result = tool(tmp_path, ".", "-o", "site")
+    assert result.returncode == 0, result.stderr
+    expected = titles_of(tmp_path / "mkdocs-site")
+    assert titles_of(tmp_path / "site") == expected
+    assert expected["a.html"] == "Labelled - Docs & <more>" and expected["index.html"] == "Docs & <more>"
+    # Every page shows the site's name, linking home.
+    browser.get((tmp_path / "site" / "sub" / "c.html").as_uri())
+    name = browser.find_element(By.CSS_SELECTOR, ".outline-site-name")
+    assert name.text == "Docs & <more>" and name.get_attribute("href") == (tmp_path / "site" / "index.html").as_uri()
+    assert name.is_displayed()

@@ -14,7 +14,13 @@ struct DocsSite: Sendable {
     /// `--site-url`, ending with `/`.
     package let siteURL: String?
     /// The `mkdocs.yml` that lays out the site's navigation (`nav`, `not_in_nav`), if any.
-    var project: MkDocsConfig?
+    var project: MkDocsConfig? {
+        didSet { labels = project?.labels ?? [:] }
+    }
+    /// The labels the project's `nav` gives pages, by input (`MkDocsConfig.labels`).
+    private var labels: [String: String] = [:]
+    /// Whether the site has a home page: an `index.html` at its top.
+    var home = false
 
     /// The folder of the site's shared files, under the output folder.
     static let sharedFolder = "outline-site"
@@ -43,6 +49,11 @@ struct DocsSite: Sendable {
         page.search = SearchText()
         page.code = CodeLanguages()
         page.canonical = siteURL.map { $0 + page.href }
+        page.siteName = project?.siteName
+        page.navLabel = labels[BatchPlan.absolute(job.input)]
+        if home {
+            page.homeLink = page.href == "index.html" ? "index.html" : page.root + "index.html"
+        }
         return page
     }
 

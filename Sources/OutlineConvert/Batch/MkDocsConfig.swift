@@ -18,10 +18,36 @@ package struct MkDocsConfig: Sendable {
     /// The folder the pages are in, which `nav` names them from (`docs_dir`, by default
     /// `docs` beside the file; one outside the file's folder is refused with a warning).
     let docsFolder: String
+    /// `site_name`: shown on every page of the site, linking home, and in its title.
+    let siteName: String?
     /// The names `markdown_extensions` lists; nil when it is absent (the dialect stays off).
     let extensions: Set<String>?
     /// `nav`; nil when it is absent (the navigation is built from the folders).
     let nav: [NavItem]?
+    /// The label `nav` gives each page it names with one (the first, when it names a page
+    /// twice), by the page's absolute path.
+    var labels: [String: String] {
+        var labels: [String: String] = [:]
+        func collect(_ items: [NavItem]) {
+            for item in items {
+                switch item {
+                case .section(_, let children): collect(children)
+                case .target(let label?, let target, _):
+                    let key = BatchPlan.absolute(target, in: BatchPlan.absolute(docsFolder))
+                    if labels[key] == nil { labels[key] = label }
+                case .target(nil, _, _): break
+                }
+            }
+        }
+        collect(nav ?? [])
+        return labels
+    }
+    /// What every page shows of the project (its name, the labels of `nav` as titles): a
+    /// run's record is kept only while it is the same.
+    var pageFingerprint: String {
+        ([siteName ?? ""] + labels.map { $0.key + "\u{1}" + $0.value }.sorted())
+            .joined(separator: "\u{0}")
+    }
     /// The files of the docs folder that are no part of the site: mkdocs' own exclusions
     /// (hidden files, `templates/` at the top), then `exclude_docs`.
     let excluded: GitIgnorePatterns
@@ -86,6 +112,7 @@ package struct MkDocsConfig: Sendable {
         }
         self.docsFolder = docsFolder
         extensions = config.flatMap(Self.extensionNames(in:))
+        siteName = config?["site_name"].flatMap { $0.isNull ? nil : $0.text }.map(TitleText.normalized).flatMap { $0.isEmpty ? nil : $0 }
         func patterns(_ key: String) -> GitIgnorePatterns? {
             guard let node = config?[key], !node.isNull else { return nil }
             let at = SourceLocation(file: file, line: node.line, column: node.column)

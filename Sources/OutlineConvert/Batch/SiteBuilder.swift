@@ -108,7 +108,9 @@ package struct SiteBuilder {
             ? DocsSite(links: SiteLinks(jobs: plan.jobs, outputDirectory: outputDirectory), outputDirectory: outputDirectory, options: site)
             : nil
         docs?.project = project
-        let record = reading.map { BuildRecord($0, key: recordKey(plan, conversion: conversion, isSite: docs != nil)) }
+        let home = BatchPlan.absolute(Path.join(outputDirectory, "index.html"))
+        docs?.home = site.index || plan.jobs.contains { BatchPlan.absolute($0.output) == home }
+        let record = reading.map { BuildRecord($0, key: recordKey(plan, conversion: conversion, site: docs)) }
         if !settings.check {
             // Earlier versions kept the record in the output folder, where a deploy published it.
             unlink(Path.join(outputDirectory, BuildRecord.legacyFileName))
@@ -197,10 +199,14 @@ package struct SiteBuilder {
     }
 
     /// What the record of a run is valid for: the options, this program, and in a site
-    /// which files are inputs (its pages' links point at them) and the site's options.
-    private func recordKey(_ plan: BatchPlan, conversion: ConversionOptions, isSite: Bool) -> String {
-        let inputs = isSite ? BuildRecord.hash(Array(plan.jobs.map(\.input).joined(separator: "\u{0}").utf8)) + "\u{0}" + site.fingerprint : ""
-        return [conversion.fingerprint, settings.programIdentity, inputs].joined(separator: "\u{0}")
+    /// which files are inputs (its pages' links point at them), the site's options and what
+    /// every page shows of its project (its name, its pages' labels).
+    private func recordKey(_ plan: BatchPlan, conversion: ConversionOptions, site docs: DocsSite?) -> String {
+        let inputs = docs.map { docs in
+            [BuildRecord.hash(Array(plan.jobs.map(\.input).joined(separator: "\u{0}").utf8)), site.fingerprint, docs.project?.pageFingerprint ?? ""]
+                .joined(separator: "\u{0}")
+        }
+        return [conversion.fingerprint, settings.programIdentity, inputs ?? ""].joined(separator: "\u{0}")
     }
 
     /// Converts every job and writes its output, reporting each result in order. In a site,

@@ -49,7 +49,7 @@ public struct PageTemplate: Equatable, Sendable {
         for piece in pieces {
             switch piece {
             case .literal(let text): page.write(text)
-            case .placeholder("title"): page.write(escaping: title)
+            case .placeholder("title"): page.write(escaping: site?.title(for: title) ?? title)
             case .placeholder("content"): writeContent(&page)
             case .placeholder("toc"): writeTOC(&page)
             case .placeholder("style"):
@@ -90,7 +90,7 @@ public struct PageTemplate: Equatable, Sendable {
         page.write(load.after)
     }
 
-    /// A site page's navigation (a control that holds the outline of the site, which the
+    /// A site page's name (linking home), navigation (a control that holds the outline of the site, which the
     /// script draws from the shared `outline-site/nav.js`, or without script a frame of
     /// `outline-site/nav.html`) and search field (shown by the script), or only the link to
     /// the index in a site without navigation.
@@ -105,6 +105,19 @@ public struct PageTemplate: Equatable, Sendable {
             page.write("\"" as StaticString)
         }
         page.write(">" as StaticString)
+        if let name = site.siteName {
+            if let home = site.homeLink {
+                page.write("<a class=\"outline-site-name\" href=\"" as StaticString)
+                page.write(escaping: home)
+                page.write("\">" as StaticString)
+                page.write(escaping: name)
+                page.write("</a>" as StaticString)
+            } else {
+                page.write("<span class=\"outline-site-name\">" as StaticString)
+                page.write(escaping: name)
+                page.write("</span>" as StaticString)
+            }
+        }
         if let indexLink = site.indexLink {
             page.write("<a href=\"" as StaticString)
             page.write(escaping: indexLink)

@@ -65,11 +65,26 @@ struct PageSite: Sendable {
     var navigation = false
     /// With `--site-url`: the page's full URL.
     package var canonical: String?
+    /// The site's name (mkdocs' `site_name`), shown on every page and in its title.
+    var siteName: String?
+    /// The site's home page (its top `index.html`) from this page, when it has one.
+    var homeLink: String?
+    /// The label the project's `nav` gives this page, if any: its title in `<title>`.
+    var navLabel: String?
     /// With the site's navigation: the page's sections for the site search, as written.
     var search: SearchText?
     /// With the site's navigation: the languages of the page's code blocks, as written (the
     /// site copies the Prism files of every page's languages).
     var code: CodeLanguages?
+
+    /// The page's `<title>` for its own title: its `nav` label if it has one; with a site
+    /// name, `Title - Site`, and the home page the site's name alone (as mkdocs-material
+    /// titles them).
+    func title(for title: String) -> String {
+        let title = navLabel ?? title
+        guard let siteName else { return title }
+        return href == "index.html" || title.isEmpty ? siteName : title + " - " + siteName
+    }
 
     /// Where a page of a site with navigation holds the place of its previous / next links.
     static let pagerSlot = "<!--outline-render:pager-->"
