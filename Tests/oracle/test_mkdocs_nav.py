@@ -5,6 +5,7 @@ The oracle is mkdocs itself: its `get_navigation` on the same files and `mkdocs.
 section, link for link. Then what mkdocs does around it: pages left out of `nav` are
 built but in no navigation, the pager follows `nav`, and what `nav` names wrongly is a
 located warning."""
+import html
 import pathlib
 import re
 
@@ -324,3 +325,47 @@ def test_every_page_is_titled_and_named_as_mkdocs_material_does(tmp_path, browse
     name = browser.find_element(By.CSS_SELECTOR, ".outline-site-name")
     assert name.text == "Docs & <more>" and name.get_attribute("href") == (tmp_path / "site" / "index.html").as_uri()
     assert name.is_displayed()
+
+
+REPOSITORIES = [
+    "repo_url: https://github.com/owner/repo",
+    "repo_url: https://gitlab.com/group/proj/\nedit_uri: -/edit/main/docs",
+    "repo_url: https://bitbucket.org/team/repo",
+    "repo_url: https://git.example.org/team/proj/\nrepo_name: Our forge\nedit_uri: ../proj/src/branch/main/docs/",
+    "repo_url: https://github.com/owner/repo\nedit_uri_template: 'blob/main/docs/{path_noext}.md?plain=1'",
+    "repo_url: https://github.com/owner/repo\nedit_uri_template: 'edit/main/docs/{path!q}'",
+    "repo_url: https://github.com/owner/repo\nedit_uri: https://edit.example.org/x/",
+    "repo_url: https://github.com/owner/repo/\nedit_uri: /other/repo/edit/main/",
+    "repo_url: https://github.com/owner/repo\nedit_uri: '?path=docs/'",
+    "repo_url: https://github.com/owner/repo\nedit_uri: ''",
+    "repo_url: https://example.org",
+]
+
+
+@pytest.mark.parametrize("config", REPOSITORIES)
+def test_repository_and_edit_links_are_mkdocs_own(tmp_path, config):
+    from mkdocs.config import load_config
+    from mkdocs.structure.files import get_files
+    from mkdocs.structure.nav import get_navigation
+
+    make(tmp_path, {"mkdocs.yml": "site_name: R\n" + config + "\n", "docs/index.md": "# Home\n", "docs/a.md": "# A\n",
+                    "docs/sub/c d.md": "# C\n"})
+    result = tool(tmp_path, ".", "-o", "site")
+    assert result.returncode == 0, result.stderr
+    mkdocs_config = load_config(str(tmp_path / "mkdocs.yml"))
+    files = get_files(mkdocs_config)
+    get_navigation(files, mkdocs_config)
+    for file in files.documentation_pages():
+        page = (tmp_path / "site" / file.src_uri).with_suffix(".html").read_text()
+        edit = re.search(r'<a class="outline-edit" href="([^"]*)"', page)
+        assert (html.unescape(edit.group(1)) if edit else None) == file.page.edit_url, file.src_uri
+        repo = re.search(r'<a class="outline-repo" href="([^"]*)">([^<]*)</a>', page)
+        assert repo and (html.unescape(repo.group(1)), html.unescape(repo.group(2))) == (
+            mkdocs_config["repo_url"], mkdocs_config["repo_name"])
+
+
+def test_a_repository_that_is_no_web_address_is_a_warning(tmp_path):
+    make(tmp_path, {"mkdocs.yml": "repo_url: javascript:alert(1)\n", "docs/index.md": "# Home\n"})
+    result = tool(tmp_path, ".", "-o", "site")
+    assert "mkdocs.yml:1:11: warning: repo_url 'javascript:alert(1)' is not an http:// or https:// address; it is not shown" in result.stderr
+    assert "outline-repo" not in (tmp_path / "site" / "index.html").read_text()

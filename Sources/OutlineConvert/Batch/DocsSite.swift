@@ -51,6 +51,11 @@ struct DocsSite: Sendable {
         page.canonical = siteURL.map { $0 + page.href }
         page.siteName = project?.siteName
         page.navLabel = labels[BatchPlan.absolute(job.input)]
+        if let project {
+            page.repository = project.repository
+            page.editLink = Path.relative(BatchPlan.absolute(job.input), below: BatchPlan.absolute(project.docsFolder)).flatMap(
+                project.editLink(path:))
+        }
         if home {
             page.homeLink = page.href == "index.html" ? "index.html" : page.root + "index.html"
         }

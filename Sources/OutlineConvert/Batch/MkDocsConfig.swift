@@ -20,6 +20,13 @@ package struct MkDocsConfig: Sendable {
     let docsFolder: String
     /// `site_name`: shown on every page of the site, linking home, and in its title.
     let siteName: String?
+    /// `repo_url` (an `http:` or `https:` URL) and `repo_name` (by default from its host, as
+    /// mkdocs names it): a link on every page.
+    let repository: (url: String, name: String)?
+    /// How a page's edit link is made from its path under the docs folder: `edit_uri`
+    /// (by default `edit/master/docs/` on GitHub and GitLab, `src/default/docs/` on
+    /// Bitbucket) or `edit_uri_template` (`{path}`, `{path_noext}`, `{path!q}`).
+    private let editTemplate: String?
     /// The names `markdown_extensions` lists; nil when it is absent (the dialect stays off).
     let extensions: Set<String>?
     /// `nav`; nil when it is absent (the navigation is built from the folders).
@@ -42,10 +49,11 @@ package struct MkDocsConfig: Sendable {
         collect(nav ?? [])
         return labels
     }
-    /// What every page shows of the project (its name, the labels of `nav` as titles): a
+    /// What every page shows of the project (its name, repository, the labels of `nav` as
+    /// titles, the edit links): a
     /// run's record is kept only while it is the same.
     var pageFingerprint: String {
-        ([siteName ?? ""] + labels.map { $0.key + "\u{1}" + $0.value }.sorted())
+        ([siteName ?? "", repository?.url ?? "", repository?.name ?? "", editTemplate ?? ""] + labels.map { $0.key + "\u{1}" + $0.value }.sorted())
             .joined(separator: "\u{0}")
     }
     /// The files of the docs folder that are no part of the site: mkdocs' own exclusions
@@ -112,6 +120,7 @@ package struct MkDocsConfig: Sendable {
         }
         self.docsFolder = docsFolder
         extensions = config.flatMap(Self.extensionNames(in:))
+        (repository, editTemplate) = Self.repository(of: config, file: file, warnings: &warnings)
         siteName = config?["site_name"].flatMap { $0.isNull ? nil : $0.text }.map(TitleText.normalized).flatMap { $0.isEmpty ? nil : $0 }
         func patterns(_ key: String) -> GitIgnorePatterns? {
             guard let node = config?[key], !node.isNull else { return nil }
@@ -126,6 +135,50 @@ package struct MkDocsConfig: Sendable {
         notInNav = patterns("not_in_nav")
         nav = config?["nav"].flatMap { $0.isNull ? nil : Self.navItems($0, file: file, warnings: &warnings) }
         self.warnings = warnings
+    }
+
+    /// The link to the page at `path` (under the docs folder, `/` between its parts) in
+    /// the repository, to edit it (mkdocs' `edit_url`); nil without `edit_uri`.
+    func editLink(path: String) -> String? {
+        guard let editTemplate else { return nil }
+        let noExtension = Path.deletingExtension(path)
+        let uri =
+            editTemplate.contains("{")
+            ? editTemplate.replacing("{path!q}", with: PercentEncoding.unreserved.encoded(path)).replacing("{path_noext}", with: noExtension)
+                .replacing("{path}", with: path)
+            : editTemplate + path
+        return URLReference.resolve(
+            uri, against: repository.map { $0.url.hasSuffix("/") || uri.hasPrefix("?") || uri.hasPrefix("#") ? $0.url : $0.url + "/" } ?? "")
+    }
+
+    /// `repo_url` with its name, and the edit template, as mkdocs derives them; a located
+    /// warning for a `repo_url` that is not an `http:` or `https:` URL (left out).
+    private static func repository(of config: YAMLNode?, file: String, warnings: inout [Diagnostic]) -> ((url: String, name: String)?, String?) {
+        func text(_ key: String) -> String? { config?[key].flatMap { $0.isNull ? nil : $0.text } }
+        var repository: (url: String, name: String)?
+        var host = ""
+        if let node = config?["repo_url"], let url = text("repo_url") {
+            let lower = url.lowercased()
+            let rest = lower.hasPrefix("https://") ? lower.dropFirst(8) : lower.hasPrefix("http://") ? lower.dropFirst(7) : nil
+            host = rest.map { String($0.prefix { $0 != "/" && $0 != "?" && $0 != "#" }) } ?? ""
+            if host.isEmpty {
+                warnings.append(
+                    Diagnostic(
+                        SourceLocation(file: file, line: node.line, column: node.column),
+                        "repo_url '\(Quote.snippet(url))' is not an http:// or https:// address; it is not shown"))
+            } else {
+                let named = ["github.com": "GitHub", "bitbucket.org": "Bitbucket", "gitlab.com": "GitLab"][host]
+                let first = host.prefix { $0 != "." }
+                repository = (url, text("repo_name") ?? named ?? (first.prefix(1).uppercased() + first.dropFirst()))
+            }
+        }
+        if let template = text("edit_uri_template"), !template.isEmpty { return (repository, template) }
+        var edit =
+            text("edit_uri")
+            ?? (repository == nil
+                ? nil : ["github.com": "edit/master/docs/", "gitlab.com": "edit/master/docs/", "bitbucket.org": "src/default/docs/"][host])
+        if let uri = edit, !uri.isEmpty, !uri.hasSuffix("/") { edit = uri + "/" }
+        return (repository, edit.flatMap { $0.isEmpty ? nil : $0 })
     }
 
     /// The names of the entries of the top-level `markdown_extensions` of `config`; nil

@@ -90,7 +90,7 @@ public struct PageTemplate: Equatable, Sendable {
         page.write(load.after)
     }
 
-    /// A site page's name (linking home), navigation (a control that holds the outline of the site, which the
+    /// A site page's name (linking home), repository and edit links, navigation (a control that holds the outline of the site, which the
     /// script draws from the shared `outline-site/nav.js`, or without script a frame of
     /// `outline-site/nav.html`) and search field (shown by the script), or only the link to
     /// the index in a site without navigation.
@@ -105,19 +105,9 @@ public struct PageTemplate: Equatable, Sendable {
             page.write("\"" as StaticString)
         }
         page.write(">" as StaticString)
-        if let name = site.siteName {
-            if let home = site.homeLink {
-                page.write("<a class=\"outline-site-name\" href=\"" as StaticString)
-                page.write(escaping: home)
-                page.write("\">" as StaticString)
-                page.write(escaping: name)
-                page.write("</a>" as StaticString)
-            } else {
-                page.write("<span class=\"outline-site-name\">" as StaticString)
-                page.write(escaping: name)
-                page.write("</span>" as StaticString)
-            }
-        }
+        if let name = site.siteName { writeLink(name, to: site.homeLink, class: "outline-site-name", into: &page) }
+        if let repository = site.repository { writeLink(repository.name, to: repository.url, class: "outline-repo", into: &page) }
+        if let edit = site.editLink { writeLink("Edit this page", to: edit, class: "outline-edit", into: &page) }
         if let indexLink = site.indexLink {
             page.write("<a href=\"" as StaticString)
             page.write(escaping: indexLink)
@@ -141,6 +131,19 @@ public struct PageTemplate: Equatable, Sendable {
                 """ as StaticString)
         }
         page.write("</nav>" as StaticString)
+    }
+
+    /// `<a class="…" href="…">text</a>`, or a `<span>` when there is no address.
+    private static func writeLink(_ text: String, to href: String?, class name: StaticString, into page: inout ByteBuffer) {
+        page.write(href == nil ? "<span class=\"" as StaticString : "<a class=\"" as StaticString)
+        page.write(name)
+        if let href {
+            page.write("\" href=\"" as StaticString)
+            page.write(escaping: href)
+        }
+        page.write("\">" as StaticString)
+        page.write(escaping: text)
+        page.write(href == nil ? "</span>" as StaticString : "</a>" as StaticString)
     }
 
     private static func split(_ text: String, path: String) throws -> [Piece] {

@@ -71,6 +71,10 @@ struct PageSite: Sendable {
     var homeLink: String?
     /// The label the project's `nav` gives this page, if any: its title in `<title>`.
     var navLabel: String?
+    /// The project's repository (mkdocs' `repo_url`, `repo_name`), linked from every page.
+    var repository: (url: String, name: String)?
+    /// Where this page's source is edited in the repository (mkdocs' `edit_uri`).
+    var editLink: String?
     /// With the site's navigation: the page's sections for the site search, as written.
     var search: SearchText?
     /// With the site's navigation: the languages of the page's code blocks, as written (the
