@@ -369,3 +369,22 @@ def test_a_repository_that_is_no_web_address_is_a_warning(tmp_path):
     result = tool(tmp_path, ".", "-o", "site")
     assert "mkdocs.yml:1:11: warning: repo_url 'javascript:alert(1)' is not an http:// or https:// address; it is not shown" in result.stderr
     assert "outline-repo" not in (tmp_path / "site" / "index.html").read_text()
+
+
+def test_a_pattern_made_to_backtrack_does_not_stall_the_build(tmp_path):
+    # `*a*a…*b` against long names of `a`: a backtracking regular expression (pathspec's,
+    # the old matcher's) tries every way to split the name, and never ends. The build runs
+    # under a CPU limit far above what it needs, so that a regression fails instead of hanging.
+    import resource
+    import subprocess
+    from conftest import TOOL
+
+    names = {f"docs/{'a' * 60}{i}.md": "# P\n" for i in range(3)}
+    make(tmp_path, {"mkdocs.yml": "exclude_docs: |\n  " + "*a" * 12 + "*b.md\n", **names, f"docs/{'a' * 60}b.md": "# B\n"})
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_CPU, (60, 60))
+    result = subprocess.run([TOOL, ".", "-o", "site"], cwd=tmp_path, capture_output=True, text=True, preexec_fn=limit)
+    assert result.returncode == 0, result.stderr
+    built = sorted(p.name for p in (tmp_path / "site").glob("*.html"))
+    assert built == [f"{'a' * 60}{i}.html" for i in range(3)]
