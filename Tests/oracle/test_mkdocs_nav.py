@@ -11,6 +11,7 @@ import re
 
 import pytest
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import ROOT
 from test_browser import browser  # noqa: F401 (the shared fixture)
@@ -388,3 +389,55 @@ def test_a_pattern_made_to_backtrack_does_not_stall_the_build(tmp_path):
     assert result.returncode == 0, result.stderr
     built = sorted(p.name for p in (tmp_path / "site").glob("*.html"))
     assert built == [f"{'a' * 60}{i}.html" for i in range(3)]
+
+
+EXTRAS_PROJECT = {
+    "mkdocs.yml": (
+        "site_name: Extras\n"
+        "extra_css:\n"
+        "  - css/extra.css\n"
+        "  - https://example.org/remote.css\n"
+        "  - css/missing.css\n"
+        "  - ../outside.css\n"
+        "extra_javascript:\n"
+        "  - js/extra.js\n"
+        "  - {path: js/module.js, type: module}\n"
+    ),
+    "docs/index.md": "# Home\n\nText.\n",
+    "docs/deep/er/page.md": "# Deep\n\nText.\n",
+    "docs/css/extra.css": ".outline h1 { color: rgb(1, 2, 3); }\n",
+    "docs/js/extra.js": "document.documentElement.setAttribute('data-extra', 'ran');\n",
+    "docs/js/module.js": "document.documentElement.setAttribute('data-module', 'ran');\n",
+    "outside.css": "h1 { color: red; }\n",
+}
+
+
+def test_extra_css_and_javascript_load_on_every_page_as_in_mkdocs(tmp_path, browser):  # noqa: F811
+    import subprocess
+    import sys
+    make(tmp_path, EXTRAS_PROJECT)
+    mkdocs = pathlib.Path(sys.executable).parent / "mkdocs"
+    subprocess.run([mkdocs, "build", "-q", "--no-directory-urls", "-d", "mkdocs-site"], cwd=tmp_path, check=False)
+    # mkdocs links each page to the same files, copied to the same places.
+    for name in ["css/extra.css", "js/extra.js"]:
+        assert (tmp_path / "mkdocs-site" / name).exists()
+    safe = tool(tmp_path, ".", "-o", "site")
+    assert safe.returncode == 0, safe.stderr
+    assert "mkdocs.yml:5:5: warning: extra_css 'css/missing.css' is not there; it is left out" in safe.stderr
+    assert "mkdocs.yml:6:5: warning: extra_css '../outside.css' is not a file of the docs folder; it is left out" in safe.stderr
+    assert "mkdocs.yml:8:5: warning: extra_javascript is left out: its scripts would run in every reader's browser" in safe.stderr
+    assert (tmp_path / "site" / "css" / "extra.css").read_bytes() == (tmp_path / "docs" / "css" / "extra.css").read_bytes()
+    assert not (tmp_path / "site" / "js").exists() and not (tmp_path / "site" / "outside.css").exists()
+    page = (tmp_path / "site" / "deep" / "er" / "page.html").read_text()
+    assert '@import url("../../css/extra.css");' in page and '@import url("https://example.org/remote.css");' in page
+    browser.get((tmp_path / "site" / "deep" / "er" / "page.html").as_uri())
+    heading = browser.find_element(By.CSS_SELECTOR, ".outline h1")
+    assert heading.value_of_css_property("color") == "rgba(1, 2, 3, 1)"
+    assert browser.execute_script("return document.documentElement.getAttribute('data-extra')") is None
+    # With --unsafe, the scripts run too.
+    unsafe = tool(tmp_path, ".", "-o", "site-unsafe", "--unsafe")
+    assert unsafe.returncode == 0, unsafe.stderr
+    browser.get((tmp_path / "site-unsafe" / "deep" / "er" / "page.html").as_uri())
+    for attribute in ["data-extra", "data-module"]:
+        WebDriverWait(browser, 10).until(
+            lambda b, a=attribute: b.execute_script(f"return document.documentElement.getAttribute('{a}')") == "ran")

@@ -21,6 +21,50 @@ struct DocsSite: Sendable {
     private var labels: [String: String] = [:]
     /// Whether the site has a home page: an `index.html` at its top.
     var home = false
+    /// The project's stylesheets and scripts every page loads (`Extras`).
+    var extras = Extras()
+
+    /// The project's `extra_css` and `extra_javascript`, as every page loads them: an
+    /// `http:`/`https:` address as it is, a file of the docs folder by its path from the
+    /// site's root, where it is copied (`assets`).
+    struct Extras: Sendable {
+        var stylesheets: [String] = []
+        var scripts: [String] = []
+        var assets: [(source: String, output: String)] = []
+
+        /// The extras of `project` for a site in `outputDirectory`, scripts only when they
+        /// may run (`--unsafe`), and what is wrong with them: a file that is not there or
+        /// not in the docs folder, scripts left out.
+        static func of(_ project: MkDocsConfig, outputDirectory: String, scripts allowed: Bool) -> (Extras, [Diagnostic]) {
+            var extras = Extras()
+            var warnings: [Diagnostic] = []
+            let docs = BatchPlan.absolute(project.docsFolder)
+            func add(_ entry: (path: String, location: SourceLocation), as what: String) -> String? {
+                let lower = entry.path.lowercased()
+                if lower.hasPrefix("https://") || lower.hasPrefix("http://") { return entry.path }
+                let source = BatchPlan.absolute(entry.path, in: docs)
+                guard !SiteLinks.hasScheme(entry.path), Path.isWithin(source, docs), let relative = Path.relative(source, below: docs) else {
+                    warnings.append(
+                        Diagnostic(entry.location, "\(what) '\(Quote.snippet(entry.path))' is not a file of the docs folder; it is left out"))
+                    return nil
+                }
+                guard Files.isRegularFile(source) else {
+                    warnings.append(Diagnostic(entry.location, "\(what) '\(Quote.snippet(entry.path))' is not there; it is left out"))
+                    return nil
+                }
+                extras.assets.append((source, Path.join(outputDirectory, relative)))
+                return relative.split(separator: "/").map { PercentEncoding.unreserved.encoded(String($0)) }.joined(separator: "/")
+            }
+            extras.stylesheets = project.extraCSS.compactMap { add($0, as: "extra_css") }
+            if allowed {
+                extras.scripts = project.extraJavaScript.compactMap { add($0, as: "extra_javascript") }
+            } else if let first = project.extraJavaScript.first {
+                warnings.append(
+                    Diagnostic(first.location, "extra_javascript is left out: its scripts would run in every reader's browser (--unsafe keeps them)"))
+            }
+            return (extras, warnings)
+        }
+    }
 
     /// The folder of the site's shared files, under the output folder.
     static let sharedFolder = "outline-site"
@@ -51,6 +95,8 @@ struct DocsSite: Sendable {
         page.canonical = siteURL.map { $0 + page.href }
         page.siteName = project?.siteName
         page.navLabel = labels[BatchPlan.absolute(job.input)]
+        page.stylesheets = extras.stylesheets.map { Self.isAddress($0) ? $0 : page.root + $0 }
+        page.scripts = extras.scripts.map { Self.isAddress($0) ? $0 : page.root + $0 }
         if let project {
             page.repository = project.repository
             page.editLink = Path.relative(BatchPlan.absolute(job.input), below: BatchPlan.absolute(project.docsFolder)).flatMap(
@@ -66,6 +112,8 @@ struct DocsSite: Sendable {
     func href(of job: BatchJob) -> String {
         Self.href(place(of: BatchPlan.absolute(job.output)))
     }
+
+    private static func isAddress(_ href: String) -> Bool { SiteLinks.hasScheme(href) }
 
     private static func href(_ components: [String]) -> String {
         components.map(PercentEncoding.unreserved.encoded).joined(separator: "/")

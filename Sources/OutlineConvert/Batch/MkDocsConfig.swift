@@ -31,6 +31,12 @@ package struct MkDocsConfig: Sendable {
     let extensions: Set<String>?
     /// `nav`; nil when it is absent (the navigation is built from the folders).
     let nav: [NavItem]?
+    /// `extra_css`: files under the docs folder (paths from it) or `http:`/`https:`
+    /// addresses, each with where it is named.
+    let extraCSS: [(path: String, location: SourceLocation)]
+    /// `extra_javascript`, as `extraCSS` (a mapping's `path`).
+    let extraJavaScript: [(path: String, location: SourceLocation)]
+
     /// The label `nav` gives each page it names with one (the first, when it names a page
     /// twice), by the page's absolute path.
     var labels: [String: String] {
@@ -49,11 +55,12 @@ package struct MkDocsConfig: Sendable {
         collect(nav ?? [])
         return labels
     }
-    /// What every page shows of the project (its name, repository, the labels of `nav` as
-    /// titles, the edit links): a
+    /// What every page shows of the project (its name, repository, extra style and
+    /// scripts, the labels of `nav` as titles, the edit links): a
     /// run's record is kept only while it is the same.
     var pageFingerprint: String {
-        ([siteName ?? "", repository?.url ?? "", repository?.name ?? "", editTemplate ?? ""] + labels.map { $0.key + "\u{1}" + $0.value }.sorted())
+        ([siteName ?? "", repository?.url ?? "", repository?.name ?? "", editTemplate ?? ""] + (extraCSS + extraJavaScript).map(\.path)
+            + labels.map { $0.key + "\u{1}" + $0.value }.sorted())
             .joined(separator: "\u{0}")
     }
     /// The files of the docs folder that are no part of the site: mkdocs' own exclusions
@@ -122,6 +129,14 @@ package struct MkDocsConfig: Sendable {
         extensions = config.flatMap(Self.extensionNames(in:))
         (repository, editTemplate) = Self.repository(of: config, file: file, warnings: &warnings)
         siteName = config?["site_name"].flatMap { $0.isNull ? nil : $0.text }.map(TitleText.normalized).flatMap { $0.isEmpty ? nil : $0 }
+        func files(_ key: String) -> [(path: String, location: SourceLocation)] {
+            // (A script may be a mapping, `{path: x.js, defer: true}`: its path is read.)
+            (config?[key]?.items ?? []).compactMap { item in
+                (item.text ?? item["path"]?.text).map { ($0, SourceLocation(file: file, line: item.line, column: item.column)) }
+            }
+        }
+        extraCSS = files("extra_css")
+        extraJavaScript = files("extra_javascript")
         func patterns(_ key: String) -> GitIgnorePatterns? {
             guard let node = config?[key], !node.isNull else { return nil }
             let at = SourceLocation(file: file, line: node.line, column: node.column)

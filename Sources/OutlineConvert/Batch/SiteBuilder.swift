@@ -108,6 +108,11 @@ package struct SiteBuilder {
             ? DocsSite(links: SiteLinks(jobs: plan.jobs, outputDirectory: outputDirectory), outputDirectory: outputDirectory, options: site)
             : nil
         docs?.project = project
+        if let project, docs != nil {
+            let (extras, warnings) = DocsSite.Extras.of(project, outputDirectory: outputDirectory, scripts: conversion.html.unsafe)
+            docs?.extras = extras
+            warnings.forEach(reporter.warning)
+        }
         let home = BatchPlan.absolute(Path.join(outputDirectory, "index.html"))
         docs?.home = site.index || plan.jobs.contains { BatchPlan.absolute($0.output) == home }
         let record = reading.map { BuildRecord($0, key: recordKey(plan, conversion: conversion, site: docs)) }
@@ -227,6 +232,9 @@ package struct SiteBuilder {
             beforeWriting: { pages, _ in
                 guard let site else { return true }
                 linkCheck = SiteCheck.run(pages, links: site.links)
+                // (The project's own stylesheets and scripts, unless a page links one too.)
+                let linked = Set(linkCheck.assets.map { PathKey(BatchPlan.absolute($0.output)) })
+                linkCheck.assets += site.extras.assets.filter { !linked.contains(PathKey(BatchPlan.absolute($0.output))) }
                 conflicts = site.conflicts(of: linkCheck.assets, pages: plan.jobs)
                 return conflicts.isEmpty
             },

@@ -75,6 +75,10 @@ struct PageSite: Sendable {
     var repository: (url: String, name: String)?
     /// Where this page's source is edited in the repository (mkdocs' `edit_uri`).
     var editLink: String?
+    /// The project's own stylesheets and scripts (mkdocs' `extra_css`, `extra_javascript`),
+    /// from this page, loaded after the site's.
+    var stylesheets: [String] = []
+    var scripts: [String] = []
     /// With the site's navigation: the page's sections for the site search, as written.
     var search: SearchText?
     /// With the site's navigation: the languages of the page's code blocks, as written (the
