@@ -441,3 +441,47 @@ def test_extra_css_and_javascript_load_on_every_page_as_in_mkdocs(tmp_path, brow
     for attribute in ["data-extra", "data-module"]:
         WebDriverWait(browser, 10).until(
             lambda b, a=attribute: b.execute_script(f"return document.documentElement.getAttribute('{a}')") == "ran")
+
+
+REDIRECTS_PROJECT = {
+    "mkdocs.yml": (
+        "site_name: Moved\n"
+        "plugins:\n"
+        "  - redirects:\n"
+        "      redirect_maps:\n"
+        "        old.md: new.md\n"
+        "        deep/older.md: guide/page.md#part-two\n"
+        "        gone/away.md: https://example.org/elsewhere?x=1&y=2\n"
+        "        quoted.md: 'https://example.org/?q=\"</script><x>'\n"
+        "        up.md: index.md\n"
+    ),
+    "docs/index.md": "# Home\n",
+    "docs/new.md": "# New\n",
+    "docs/guide/page.md": "# Page\n\n## Part two\n",
+}
+REDIRECT = re.compile(r'<meta http-equiv="refresh" content="0; url=([^"]*)">')
+
+
+def test_redirect_maps_write_what_mkdocs_redirects_writes(tmp_path, browser):  # noqa: F811
+    import subprocess
+    import sys
+    make(tmp_path, REDIRECTS_PROJECT)
+    mkdocs = pathlib.Path(sys.executable).parent / "mkdocs"
+    subprocess.run([mkdocs, "build", "-q", "--no-directory-urls", "-d", "mkdocs-site"], cwd=tmp_path, check=True)
+    result = tool(tmp_path, ".", "-o", "site")
+    assert result.returncode == 0, result.stderr
+    for old in ["old.html", "deep/older.html", "gone/away.html", "up.html"]:
+        expected = html.unescape(REDIRECT.search((tmp_path / "mkdocs-site" / old).read_text()).group(1))
+        assert html.unescape(REDIRECT.search((tmp_path / "site" / old).read_text()).group(1)) == expected, old
+    # A hostile address stays data (mkdocs-redirects writes it raw, breaking its page).
+    quoted = (tmp_path / "site" / "quoted.html").read_text()
+    assert "</script><x>" not in quoted and "&lt;/script&gt;&lt;x&gt;" in quoted
+    # The script keeps the reader's #part and lands on the new page.
+    browser.get((tmp_path / "site" / "deep" / "older.html").as_uri())
+    WebDriverWait(browser, 10).until(lambda b: b.current_url.endswith("/site/guide/page.html#part-two"))
+    # A rerun keeps them; an old place that is a page stays the page.
+    make(tmp_path, {"docs/old.md": "# Old is back\n"})
+    again = tool(tmp_path, ".", "-o", "site")
+    assert "mkdocs.yml:5:9: warning: redirect_maps: 'old.md' is a page of the site; it is kept, not redirected" in again.stderr
+    assert "Old is back" in (tmp_path / "site" / "old.html").read_text()
+    assert (tmp_path / "site" / "up.html").exists()

@@ -37,6 +37,10 @@ package struct MkDocsConfig: Sendable {
     /// `extra_javascript`, as `extraCSS` (a mapping's `path`).
     let extraJavaScript: [(path: String, location: SourceLocation)]
 
+    /// The redirects plugin's `redirect_maps` (`plugins: [redirects: {redirect_maps: …}]`):
+    /// an old page's path from the docs folder, and where it now is, with where it is named.
+    let redirects: [(old: String, new: String, location: SourceLocation)]
+
     /// The label `nav` gives each page it names with one (the first, when it names a page
     /// twice), by the page's absolute path.
     var labels: [String: String] {
@@ -134,6 +138,13 @@ package struct MkDocsConfig: Sendable {
             (config?[key]?.items ?? []).compactMap { item in
                 (item.text ?? item["path"]?.text).map { ($0, SourceLocation(file: file, line: item.line, column: item.column)) }
             }
+        }
+        // (`plugins` is a sequence of names and one-key mappings, or a mapping.)
+        let plugins = config?["plugins"]
+        let redirectsPlugin = plugins?["redirects"] ?? plugins?.items?.lazy.compactMap { $0["redirects"] }.first
+        redirects = (redirectsPlugin?["redirect_maps"]?.entries ?? []).compactMap { entry in
+            guard let old = entry.key.text, let new = entry.value.text else { return nil }
+            return (old, new, SourceLocation(file: file, line: entry.key.line, column: entry.key.column))
         }
         extraCSS = files("extra_css")
         extraJavaScript = files("extra_javascript")

@@ -137,6 +137,7 @@ package struct SiteBuilder {
             linkCheck.warnings.forEach(reporter.warning)
             made += copyAssets(linkCheck.assets, runner: runner, tally: tally)
             made += writeSharedFiles(of: docs, navigation: navigation, runner: runner, tally: tally)
+            made += writeRedirects(of: docs, plan: plan, made: made, runner: runner, tally: tally)
         }
         if site.index, let index = writeIndex(tally.pages, runner: runner, tally: tally) { made.append(index) }
         if !settings.check { record?.save(temporaries: temporaries) }
@@ -271,6 +272,23 @@ package struct SiteBuilder {
             Self.report(result, to: reporter)
         }
         return results.map(\.job.output)
+    }
+
+    /// The redirect pages of the site's project (`SiteRedirects`), none over what `made`
+    /// holds; returns their paths.
+    private func writeRedirects(of site: DocsSite, plan: BatchPlan, made: [String], runner: BatchRunner, tally: BuildTally) -> [String] {
+        guard let project = site.project, !project.redirects.isEmpty else { return [] }
+        let pages = Dictionary(
+            plan.jobs.map { (PathKey(BatchPlan.absolute($0.input)), BatchPlan.absolute($0.output)) }, uniquingKeysWith: { a, _ in a })
+        let (files, warnings) = SiteRedirects.files(
+            of: project, outputDirectory: outputDirectory, pages: pages, taken: Set(made.map { PathKey(BatchPlan.absolute($0)) }))
+        warnings.forEach(reporter.warning)
+        return files.map { file in
+            let result = runner.write(file.bytes, to: file.path)
+            tally.add(result, countsAsPage: false)
+            Self.report(result, to: reporter)
+            return result.job.output
+        }
     }
 
     /// `index.html` in the output folder, unless the tree makes one itself; returns its path

@@ -56,7 +56,7 @@ public struct PageTemplate: Equatable, Sendable {
                 Self.write(Self.defaultStyle, orLoad: ("@import url(\"", "outline-site/outline.css\");"), site: site, into: &page)
                 for stylesheet in site?.stylesheets ?? [] {
                     page.write("\n@import url(\"" as StaticString)
-                    page.write(Self.quotable(stylesheet))
+                    page.write(PercentEncoding.quotable.encoded(stylesheet))
                     page.write("\");" as StaticString)
                 }
             case .placeholder("script"):
@@ -68,7 +68,7 @@ public struct PageTemplate: Equatable, Sendable {
                     ), site: site, into: &page)
                 for script in site?.scripts ?? [] {
                     page.write("\n(function () { var script = document.createElement(\"script\"); script.src = \"" as StaticString)
-                    page.write(Self.quotable(script))
+                    page.write(PercentEncoding.quotable.encoded(script))
                     page.write("\"; document.body.appendChild(script); })();" as StaticString)
                 }
                 writeCode(&page)
@@ -141,22 +141,6 @@ public struct PageTemplate: Equatable, Sendable {
                 """ as StaticString)
         }
         page.write("</nav>" as StaticString)
-    }
-
-    /// A URL that can stand in a quoted string of CSS or script inside HTML: the bytes that
-    /// could end the string or the element (`"`, `\`, `<`, `>`, spaces, controls) are
-    /// percent-encoded, which a URL reads the same.
-    private static func quotable(_ url: String) -> String {
-        let hex = Array("0123456789ABCDEF".unicodeScalars)
-        var out = String.UnicodeScalarView()
-        for byte in url.utf8 {
-            if byte <= 0x20 || byte >= 0x7F || Array("\"\\<>'".utf8).contains(byte) {
-                out += ["%", hex[Int(byte >> 4)], hex[Int(byte & 15)]]
-            } else {
-                out.append(Unicode.Scalar(byte))
-            }
-        }
-        return String(out)
     }
 
     /// `<a class="…" href="…">text</a>`, or a `<span>` when there is no address.

@@ -20,6 +20,10 @@ struct PercentEncoding: Sendable {
     /// a relative URL's first segment read as a scheme (`javascript:x.md`): wiki links keep
     /// the names' punctuation readable.
     static let pathSegment = PercentEncoding(keeping: "-._~!$&'*+,;=@")
+    /// What may stand in a quoted string of CSS or script inside HTML as it is: a URL's own
+    /// punctuation, not the bytes that could end the string or the element (`"`, `'`, `\`,
+    /// `<`, `>`, spaces, controls), which a URL reads the same percent-encoded.
+    static let quotable = PercentEncoding(keeping: "-._~:/?#[]@!$&()*+,;=%")
     /// What cmark keeps as it is when it writes a URL (houdini's `escape_href`, where `&`
     /// and `'` are then written as HTML references).
     static let href = PercentEncoding(keeping: "-_.+!*'(),%#@?=;:/$~&")
