@@ -85,6 +85,14 @@ def our_navigation(site):
     return rows
 
 
+def built(tmp_path, tree, folder="."):
+    """Makes `tree` in tmp_path and builds `folder` of it (the project's) into site/."""
+    make(tmp_path, tree)
+    result = tool(tmp_path, folder, "-o", "site")
+    assert result.returncode == 0, result.stderr
+    return result
+
+
 @pytest.fixture(scope="module")
 def material_site(tmp_path_factory):
     root = tmp_path_factory.mktemp("material")
@@ -109,8 +117,8 @@ def test_pages_left_out_of_nav_are_built_in_no_navigation(material_site):
     left_out = [str(p) for p in left_out if str(p) not in listed]
     assert "blog/posts/chinese-search-support.md" in left_out
     for page in left_out:
-        built = (site / page).with_suffix(".html").read_text()
-        assert "outline-pager" not in built, page
+        page_html = (site / page).with_suffix(".html").read_text()
+        assert "outline-pager" not in page_html, page
 
 
 def test_the_pager_follows_nav_and_its_labels(material_site):
@@ -151,9 +159,7 @@ NAV_PROJECT = {
 
 
 def test_a_project_folder_with_docs_dir_and_what_nav_names_wrongly(tmp_path):
-    make(tmp_path, NAV_PROJECT)
-    result = tool(tmp_path, "pages", "-o", "site")
-    assert result.returncode == 0, result.stderr
+    result = built(tmp_path, NAV_PROJECT, "pages")
     rows = our_navigation(tmp_path / "site")
     assert rows == [
         (0, "page", "Start", "index.md"),
@@ -214,9 +220,7 @@ NAV_FORMS = {
 
 
 def test_the_forms_of_nav_read_as_mkdocs_reads_them(tmp_path):
-    make(tmp_path, NAV_FORMS)
-    result = tool(tmp_path, ".", "-o", "site")
-    assert result.returncode == 0, result.stderr
+    result = built(tmp_path, NAV_FORMS)
     expected = mkdocs_navigation(tmp_path, tmp_path / "docs")
     assert [row[1] for row in expected].count("link") == 1 and len(expected) == 8
     assert our_navigation(tmp_path / "site") == expected
@@ -226,9 +230,8 @@ def test_the_forms_of_nav_read_as_mkdocs_reads_them(tmp_path):
 
 @pytest.mark.parametrize("docs_dir", ["/etc", "../..", "docs/../../x"])
 def test_a_docs_dir_outside_the_project_is_never_read(tmp_path, docs_dir):
-    make(tmp_path, {"project/mkdocs.yml": f"docs_dir: '{docs_dir}'\nnav: [a.md]\n", "project/docs/a.md": "# A\n"})
-    result = tool(tmp_path, "project", "-o", "site")
-    assert result.returncode == 0, result.stderr
+    tree = {"project/mkdocs.yml": f"docs_dir: '{docs_dir}'\nnav: [a.md]\n", "project/docs/a.md": "# A\n"}
+    result = built(tmp_path, tree, "project")
     assert f"project/mkdocs.yml:1:11: warning: docs_dir '{docs_dir}' is not inside the project's folder; it is not read" in result.stderr
     assert sorted(p.name for p in (tmp_path / "site").iterdir()) == ["a.html", "outline-site"]
 
@@ -261,26 +264,22 @@ def test_exclude_docs_and_not_in_nav_as_mkdocs_reads_them(tmp_path):
     from mkdocs.config import load_config
     from mkdocs.structure.files import get_files
 
-    make(tmp_path, EXCLUDE_PROJECT)
-    result = tool(tmp_path, ".", "-o", "site")
-    assert result.returncode == 0, result.stderr
+    built(tmp_path, EXCLUDE_PROJECT)
     config = load_config(str(tmp_path / "mkdocs.yml"))
     files = get_files(config)
-    built = sorted(f.src_uri for f in files.documentation_pages())
+    mkdocs_pages = sorted(f.src_uri for f in files.documentation_pages())
     in_nav = sorted(f.src_uri for f in files.documentation_pages() if f.inclusion.is_in_nav())
     ours = sorted(str(p.relative_to(tmp_path / "site").with_suffix(".md")) for p in (tmp_path / "site").rglob("*.html")
                   if "outline-site" not in p.parts)
-    assert ours == built
+    assert ours == mkdocs_pages
     assert sorted(row[3] for row in our_navigation(tmp_path / "site") if row[1] in ("page", "index")) == in_nav
     # (The oracle is not trivial.)
-    assert "snippets/code.md" not in built and "keep.draft.md" in built and "sub/templates/t.md" in built
-    assert "hidden-from-nav.md" in built and "hidden-from-nav.md" not in in_nav
+    assert "snippets/code.md" not in mkdocs_pages and "keep.draft.md" in mkdocs_pages and "sub/templates/t.md" in mkdocs_pages
+    assert "hidden-from-nav.md" in mkdocs_pages and "hidden-from-nav.md" not in in_nav
 
 
 def test_a_bad_pattern_is_a_located_warning(tmp_path):
-    make(tmp_path, {"mkdocs.yml": "exclude_docs: |\n  ok/\n  bad\\\nnot_in_nav: [x]\n", "docs/index.md": "# Home\n"})
-    result = tool(tmp_path, ".", "-o", "site")
-    assert result.returncode == 0, result.stderr
+    result = built(tmp_path, {"mkdocs.yml": "exclude_docs: |\n  ok/\n  bad\\\nnot_in_nav: [x]\n", "docs/index.md": "# Home\n"})
     assert "mkdocs.yml:1:15: warning: exclude_docs: 'bad\\' is not a pattern; it is left out" in result.stderr
     assert "mkdocs.yml:4:13: warning: not_in_nav is a text of patterns, one a line; it is not read" in result.stderr
 
@@ -387,8 +386,8 @@ def test_a_pattern_made_to_backtrack_does_not_stall_the_build(tmp_path):
         resource.setrlimit(resource.RLIMIT_CPU, (60, 60))
     result = subprocess.run([TOOL, ".", "-o", "site"], cwd=tmp_path, capture_output=True, text=True, preexec_fn=limit)
     assert result.returncode == 0, result.stderr
-    built = sorted(p.name for p in (tmp_path / "site").glob("*.html"))
-    assert built == [f"{'a' * 60}{i}.html" for i in range(3)]
+    pages = sorted(p.name for p in (tmp_path / "site").glob("*.html"))
+    assert pages == [f"{'a' * 60}{i}.html" for i in range(3)]
 
 
 EXTRAS_PROJECT = {
