@@ -13,7 +13,8 @@ struct DocsSite: Sendable {
     package let index: String?
     /// `--site-url`, ending with `/`.
     package let siteURL: String?
-    /// The `mkdocs.yml` that lays out the site's navigation (`nav`, `not_in_nav`), if any.
+    /// The `mkdocs.yml` of the site's project, if any: its navigation (`nav`, `not_in_nav`)
+    /// and what every page shows of it (its name, repository, edit links).
     var project: MkDocsConfig? {
         didSet { labels = project?.labels ?? [:] }
     }

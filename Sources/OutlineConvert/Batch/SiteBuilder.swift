@@ -103,18 +103,7 @@ package struct SiteBuilder {
             plan.addGenerated(page.relative, root: settings.inputs[0], outputDirectory: outputDirectory, format: conversion.to)
         }
         // HTML into a folder is a docs site: links between pages, assets, the link check.
-        var docs =
-            conversion.to == .html
-            ? DocsSite(links: SiteLinks(jobs: plan.jobs, outputDirectory: outputDirectory), outputDirectory: outputDirectory, options: site)
-            : nil
-        docs?.project = project
-        if let project, docs != nil {
-            let (extras, warnings) = DocsSite.Extras.of(project, outputDirectory: outputDirectory, scripts: conversion.html.unsafe)
-            docs?.extras = extras
-            warnings.forEach(reporter.warning)
-        }
-        let home = BatchPlan.absolute(Path.join(outputDirectory, "index.html"))
-        docs?.home = site.index || plan.jobs.contains { BatchPlan.absolute($0.output) == home }
+        let docs = conversion.to == .html ? docsSite(plan, project: project, unsafe: conversion.html.unsafe) : nil
         let record = reading.map { BuildRecord($0, key: recordKey(plan, conversion: conversion, site: docs)) }
         if !settings.check {
             // Earlier versions kept the record in the output folder, where a deploy published it.
@@ -202,6 +191,21 @@ package struct SiteBuilder {
             app: app, root: BatchPlan.absolute(root, in: here), inputs: plan.jobs.map { BatchPlan.absolute($0.input, in: here) },
             workers: workers)
         return (conversion, project)
+    }
+
+    /// The docs site of an HTML run of `plan`: its links, and what its project shows on
+    /// every page (scripts only when `unsafe`).
+    private func docsSite(_ plan: BatchPlan, project: MkDocsConfig?, unsafe: Bool) -> DocsSite {
+        var docs = DocsSite(links: SiteLinks(jobs: plan.jobs, outputDirectory: outputDirectory), outputDirectory: outputDirectory, options: site)
+        docs.project = project
+        if let project {
+            let (extras, warnings) = DocsSite.Extras.of(project, outputDirectory: outputDirectory, scripts: unsafe)
+            docs.extras = extras
+            warnings.forEach(reporter.warning)
+        }
+        let home = BatchPlan.absolute(Path.join(outputDirectory, "index.html"))
+        docs.home = site.index || plan.jobs.contains { BatchPlan.absolute($0.output) == home }
+        return docs
     }
 
     /// What the record of a run is valid for: the options, this program, and in a site
