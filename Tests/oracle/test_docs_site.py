@@ -52,7 +52,7 @@ Up: [guide](../guide.md#details) and [index](../../index.md#home).
     "secret.txt": "outside the input folder",
 }
 
-EXPECTED_OUTPUTS = ["api.html", "files/manual.pdf", "img/logo.png", "index.html", "outline-site/nav.html", "outline-site/nav.js",
+EXPECTED_OUTPUTS = ["404.html", "api.html", "files/manual.pdf", "img/logo.png", "index.html", "outline-site/nav.html", "outline-site/nav.js",
                     "outline-site/outline.css", "outline-site/outline.js", "outline-site/search.js", "sub/deep/page.html",
                     "sub/guide.html"]
 EXPECTED_WARNINGS = [

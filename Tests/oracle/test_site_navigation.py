@@ -375,3 +375,28 @@ def test_titles_show_their_markdown_in_navigation_pager_and_search(tmp_path, bro
         "return document.querySelectorAll('#outline-render\\\\:results .outline-search-place code').length === 2"))
     place = browser.find_element(By.CSS_SELECTOR, "#outline-render\\:results .outline-search-place").text
     assert place == "The cfg option › abort & unwind ZEBRA"
+
+
+def test_a_404_page_in_the_sites_look_for_any_address(tmp_path):
+    make(tmp_path)
+    result = tool(tmp_path, "docs", "-o", "site", "--site-url", "https://example.org/docs")
+    assert result.returncode == 0, result.stderr
+    page = (tmp_path / "site" / "404.html").read_text()
+    assert "<title>Page not found</title>" in page and "There is no page at this address." in page
+    # Served for /docs/a/b/missing, its links start from the site's address, not its place.
+    assert 'data-outline-root="https://example.org/docs/"' in page
+    assert '@import url("https://example.org/docs/outline-site/outline.css");' in page
+    assert "outline-pager" not in page and "404.html" not in (tmp_path / "site" / "sitemap.xml").read_text()
+    # Without --site-url, from file:// as from the top of a server, the navigation is drawn.
+    assert tool(tmp_path, "docs", "-o", "local").returncode == 0
+    driver = make_driver()
+    try:
+        driver.get((tmp_path / "local" / "404.html").as_uri())
+        links = WebDriverWait(driver, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".outline-site-tree a"))
+        assert any(link.get_attribute("href").endswith("/local/zeta.html") for link in links)
+    finally:
+        driver.quit()
+    # A tree with a 404 page of its own keeps it.
+    make(tmp_path, {"docs/404.md": "# Our own 404\n"})
+    assert tool(tmp_path, "docs", "-o", "local").returncode == 0
+    assert "Our own 404" in (tmp_path / "local" / "404.html").read_text()

@@ -127,6 +127,11 @@ package struct SiteBuilder {
             made += copyAssets(linkCheck.assets, runner: runner, tally: tally)
             made += writeSharedFiles(of: docs, navigation: navigation, runner: runner, tally: tally)
             made += writeRedirects(of: docs, plan: plan, made: made, runner: runner, tally: tally)
+            if let notFound = runner.notFoundPage(of: tally.pages, outputDirectory: outputDirectory) {
+                tally.add(notFound, countsAsPage: false)
+                Self.report(notFound, to: reporter)
+                made.append(notFound.job.output)
+            }
         }
         if site.index, let index = writeIndex(tally.pages, runner: runner, tally: tally) { made.append(index) }
         if !settings.check { record?.save(temporaries: temporaries) }

@@ -1,6 +1,6 @@
 /// The files a site build writes besides its pages, through the runner (so that they are
 /// written, compared with `check`, and recorded as pages are): the `--index` page, the
-/// site's shared files, its search index, and the assets pages link to.
+/// `404.html` page, the site's shared files, its search index, and the assets pages link to.
 extension BatchRunner {
     /// Writes (or with `check`, compares) `index.html` in `outputDirectory`: every page by
     /// title, in folder order, converted like the pages themselves. Nil when one of the
@@ -20,6 +20,37 @@ extension BatchRunner {
         let page = site?.page(BatchJob(input: Path.join(outputDirectory, "index.md"), output: path, root: outputDirectory))
         return finish(BatchJob(input: "index", output: path)) {
             var conversion = try indexConverter.convert(Array(markdown.utf8), file: "index.md", site: page)
+            conversion.bytes = Self.splice("", into: conversion.bytes)
+            return conversion
+        }
+    }
+
+    /// Writes (or with `check`, compares) `404.html` in `outputDirectory`, the page a web
+    /// server shows for an address the site does not have: in the site's look, with its
+    /// navigation and search. With `--site-url` its links start from that address, so that
+    /// they work wherever the server shows it (`/docs/a/b/missing`). Nil when one of the
+    /// pages is that `404.html` already.
+    func notFoundPage(of pages: [BatchResult], outputDirectory: String) -> BatchResult? {
+        let path = Path.join(outputDirectory, "404.html")
+        guard let site, !pages.contains(where: { BatchPlan.absolute($0.job.output) == BatchPlan.absolute(path) }) else { return nil }
+        var options = converter.options
+        options.from = .markdown
+        options.title = nil
+        options.collapse = CollapseOptions()
+        let notFoundConverter = Converter(options: options)
+        var page = site.page(BatchJob(input: Path.join(outputDirectory, "404.md"), output: path, root: outputDirectory))
+        if let siteURL = site.siteURL {
+            page.root = siteURL
+            page.homeLink = page.homeLink.map { _ in siteURL + "index.html" }
+            page.stylesheets = site.extras.stylesheets.map { SiteLinks.hasScheme($0) ? $0 : siteURL + $0 }
+            page.scripts = site.extras.scripts.map { SiteLinks.hasScheme($0) ? $0 : siteURL + $0 }
+        }
+        page.canonical = nil
+        page.editLink = nil
+        let markdown =
+            "# Page not found\n\nThere is no page at this address. The site's pages are all in its navigation, and its search finds what they say.\n"
+        return finish(BatchJob(input: "404", output: path)) {
+            var conversion = try notFoundConverter.convert(Array(markdown.utf8), file: "404.md", site: page)
             conversion.bytes = Self.splice("", into: conversion.bytes)
             return conversion
         }
