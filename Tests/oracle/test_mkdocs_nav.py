@@ -484,3 +484,24 @@ def test_redirect_maps_write_what_mkdocs_redirects_writes(tmp_path, browser):  #
     assert "mkdocs.yml:5:9: warning: redirect_maps: 'old.md' is a page of the site; it is kept, not redirected" in again.stderr
     assert "Old is back" in (tmp_path / "site" / "old.html").read_text()
     assert (tmp_path / "site" / "up.html").exists()
+
+
+def test_site_url_gives_each_page_mkdocs_canonical_address(tmp_path):
+    import subprocess
+    import sys
+    tree = {**IDENTITY_PROJECT, "mkdocs.yml": IDENTITY_PROJECT["mkdocs.yml"] + "site_url: https://example.org/docs/\n"}
+    built(tmp_path, tree)
+    mkdocs = pathlib.Path(sys.executable).parent / "mkdocs"
+    subprocess.run([mkdocs, "build", "-q", "--no-directory-urls", "-d", "mkdocs-site"], cwd=tmp_path, check=True)
+    canonical = re.compile(r'<link rel="canonical" href="([^"]*)"')
+    for page in ["index.html", "a.html", "sub/c.html", "extra.html"]:
+        ours = canonical.search((tmp_path / "site" / page).read_text()).group(1)
+        assert ours == canonical.search((tmp_path / "mkdocs-site" / page).read_text()).group(1), page
+    assert "https://example.org/docs/sub/c.html" in (tmp_path / "site" / "sitemap.xml").read_text()
+    # The command line's address wins; one that is not http(s) is a warning.
+    result = tool(tmp_path, ".", "-o", "other", "--site-url", "https://other.example/")
+    assert '<link rel="canonical" href="https://other.example/a.html">' in (tmp_path / "other" / "a.html").read_text()
+    make(tmp_path, {"mkdocs.yml": "site_url: ftp://example.org/\n"})
+    result = tool(tmp_path, ".", "-o", "third")
+    assert "mkdocs.yml:1:11: warning: site_url 'ftp://example.org/' is not an http:// or https:// address" in result.stderr
+    assert "canonical" not in (tmp_path / "third" / "a.html").read_text()

@@ -20,6 +20,9 @@ package struct MkDocsConfig: Sendable {
     let docsFolder: String
     /// `site_name`: shown on every page of the site, linking home, and in its title.
     let siteName: String?
+    /// `site_url` (an `http:` or `https:` address without query, fragment or user), as
+    /// `--site-url` gives it when the command line does not.
+    let siteURL: String?
     /// `repo_url` (an `http:` or `https:` URL) and `repo_name` (by default from its host, as
     /// mkdocs names it): a link on every page.
     let repository: (url: String, name: String)?
@@ -59,11 +62,11 @@ package struct MkDocsConfig: Sendable {
         collect(nav ?? [])
         return labels
     }
-    /// What every page shows of the project (its name, repository, extra style and
+    /// What every page shows of the project (its name and address, repository, extra style and
     /// scripts, the labels of `nav` as titles, the edit links): a
     /// run's record is kept only while it is the same.
     var pageFingerprint: String {
-        ([siteName ?? "", repository?.url ?? "", repository?.name ?? "", editTemplate ?? ""] + (extraCSS + extraJavaScript).map(\.path)
+        ([siteName ?? "", siteURL ?? "", repository?.url ?? "", repository?.name ?? "", editTemplate ?? ""] + (extraCSS + extraJavaScript).map(\.path)
             + labels.map { $0.key + "\u{1}" + $0.value }.sorted())
             .joined(separator: "\u{0}")
     }
@@ -132,6 +135,18 @@ package struct MkDocsConfig: Sendable {
         self.docsFolder = docsFolder
         extensions = config.flatMap(Self.extensionNames(in:))
         (repository, editTemplate) = Self.repository(of: config, file: file, warnings: &warnings)
+        siteURL = config?["site_url"].flatMap { node -> String? in
+            guard let url = node.text, !node.isNull, !url.isEmpty else { return nil }
+            let lower = url.lowercased()
+            guard lower.hasPrefix("https://") || lower.hasPrefix("http://"), !url.contains(where: { "?#@ ".contains($0) }) else {
+                warnings.append(
+                    Diagnostic(
+                        SourceLocation(file: file, line: node.line, column: node.column),
+                        "site_url '\(Quote.snippet(url))' is not an http:// or https:// address without ?, # or @; it is not used"))
+                return nil
+            }
+            return url
+        }
         siteName = config?["site_name"].flatMap { $0.isNull ? nil : $0.text }.map(TitleText.normalized).flatMap { $0.isEmpty ? nil : $0 }
         func files(_ key: String) -> [(path: String, location: SourceLocation)] {
             // (A script may be a mapping, `{path: x.js, defer: true}`: its path is read.)

@@ -201,7 +201,10 @@ package struct SiteBuilder {
     /// The docs site of an HTML run of `plan`: its links, and what its project shows on
     /// every page (scripts only when `unsafe`).
     private func docsSite(_ plan: BatchPlan, project: MkDocsConfig?, unsafe: Bool) -> DocsSite {
-        var docs = DocsSite(links: SiteLinks(jobs: plan.jobs, outputDirectory: outputDirectory), outputDirectory: outputDirectory, options: site)
+        var options = site
+        // (`--site-url`, else the project's `site_url`.)
+        options.siteURL = options.siteURL ?? project?.siteURL
+        var docs = DocsSite(links: SiteLinks(jobs: plan.jobs, outputDirectory: outputDirectory), outputDirectory: outputDirectory, options: options)
         docs.project = project
         if let project {
             let (extras, warnings) = DocsSite.Extras.of(project, outputDirectory: outputDirectory, scripts: unsafe)
