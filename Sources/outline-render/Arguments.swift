@@ -23,6 +23,8 @@ struct Arguments {
     var strict = false
     var cacheDirectory: String?
     var noCache = false
+    /// `--config FILE` or `--no-config`.
+    var projectConfig = ProjectConfig.found
     var watch = false
     /// What is site-wide (`--site-url`, `--index`).
     var site = SiteOptions()

@@ -105,6 +105,7 @@ struct CLI {
             settings.jobs = parsed.jobs
             settings.cacheDirectory = parsed.cacheDirectory
             settings.noCache = parsed.noCache
+            settings.projectConfig = parsed.projectConfig
             let builder = SiteBuilder(conversion: options, site: parsed.site, settings: settings, reporter: reporter, temporaries: temporaries)
             if parsed.watch { return watch(builder, output: output, reporter: reporter) }
             return max(Self.exitStatus(builder.build()), undecodableFailed)

@@ -166,6 +166,13 @@ extension Arguments {
         },
         Option(names: ["--no-cache"], value: nil, help: "Keep no record: every file is converted every time.") { a, _ in a.noCache = true },
         Option(
+            names: ["--config"], value: "file",
+            help: "With a folder: the project's mkdocs.yml (by default the one in the folder or the one above it)."
+        ) { $0.projectConfig = .file($1) },
+        Option(names: ["--no-config"], value: nil, help: "With a folder: read no mkdocs.yml or book.toml, only the files.") {
+            a, _ in a.projectConfig = .none
+        },
+        Option(
             names: ["--watch"], value: nil,
             help: "Convert, then convert again what changes (and remove the outputs of deleted inputs) until Ctrl-C."
         ) { a, _ in

@@ -106,9 +106,10 @@ enum Support {
     static func read(_ url: URL) throws -> String { try String(contentsOf: url, encoding: .utf8) }
 
     /// The pages and assets in a folder tree: its files without a docs site's shared
-    /// navigation and search files (`outline-site/`: Tests/oracle/test_site_navigation.py).
+    /// navigation and search files (`outline-site/`) and its 404 page
+    /// (Tests/oracle/test_site_navigation.py tests both).
     static func outputs(_ url: URL) -> [String] {
-        listing(url).filter { !$0.hasPrefix("outline-site/") }
+        listing(url).filter { !$0.hasPrefix("outline-site/") && $0 != "404.html" }
     }
 
     /// A page's `<main>` element, without a docs site's previous / next links.

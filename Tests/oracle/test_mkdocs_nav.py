@@ -233,7 +233,7 @@ def test_a_docs_dir_outside_the_project_is_never_read(tmp_path, docs_dir):
     tree = {"project/mkdocs.yml": f"docs_dir: '{docs_dir}'\nnav: [a.md]\n", "project/docs/a.md": "# A\n"}
     result = built(tmp_path, tree, "project")
     assert f"project/mkdocs.yml:1:11: warning: docs_dir '{docs_dir}' is not inside the project's folder; it is not read" in result.stderr
-    assert sorted(p.name for p in (tmp_path / "site").iterdir()) == ["a.html", "outline-site"]
+    assert sorted(p.name for p in (tmp_path / "site").iterdir()) == ["404.html", "a.html", "outline-site"]
 
 
 EXCLUDE_PROJECT = {
@@ -270,7 +270,7 @@ def test_exclude_docs_and_not_in_nav_as_mkdocs_reads_them(tmp_path):
     mkdocs_pages = sorted(f.src_uri for f in files.documentation_pages())
     in_nav = sorted(f.src_uri for f in files.documentation_pages() if f.inclusion.is_in_nav())
     ours = sorted(str(p.relative_to(tmp_path / "site").with_suffix(".md")) for p in (tmp_path / "site").rglob("*.html")
-                  if "outline-site" not in p.parts)
+                  if "outline-site" not in p.parts and p.name != "404.html")
     assert ours == mkdocs_pages
     assert sorted(row[3] for row in our_navigation(tmp_path / "site") if row[1] in ("page", "index")) == in_nav
     # (The oracle is not trivial.)
@@ -386,7 +386,7 @@ def test_a_pattern_made_to_backtrack_does_not_stall_the_build(tmp_path):
         resource.setrlimit(resource.RLIMIT_CPU, (60, 60))
     result = subprocess.run([TOOL, ".", "-o", "site"], cwd=tmp_path, capture_output=True, text=True, preexec_fn=limit)
     assert result.returncode == 0, result.stderr
-    pages = sorted(p.name for p in (tmp_path / "site").glob("*.html"))
+    pages = sorted(p.name for p in (tmp_path / "site").glob("*.html") if p.name != "404.html")
     assert pages == [f"{'a' * 60}{i}.html" for i in range(3)]
 
 
@@ -505,3 +505,23 @@ def test_site_url_gives_each_page_mkdocs_canonical_address(tmp_path):
     result = tool(tmp_path, ".", "-o", "third")
     assert "mkdocs.yml:1:11: warning: site_url 'ftp://example.org/' is not an http:// or https:// address" in result.stderr
     assert "canonical" not in (tmp_path / "third" / "a.html").read_text()
+
+
+def test_config_names_the_file_and_no_config_reads_none(tmp_path):
+    tree = {"mkdocs.yml": "site_name: Main\nnav: [b.md, a.md]\n", "other.yml": "site_name: Other\nnav: [a.md]\n",
+            "docs/a.md": "# A\n", "docs/b.md": "# B\n"}
+    built(tmp_path, tree)
+    assert "<title>A - Main</title>" in (tmp_path / "site" / "a.html").read_text()
+    # --config: that file, for the project folder or its docs folder.
+    for folder in [".", "docs"]:
+        result = tool(tmp_path, folder, "-o", f"other-{folder}", "--config", "other.yml")
+        assert result.returncode == 0, result.stderr
+        assert "<title>A - Other</title>" in (tmp_path / f"other-{folder}" / "a.html").read_text()
+        assert [row[2] for row in our_navigation(tmp_path / f"other-{folder}")] == ["A"]
+    # --no-config: the folder as it is.
+    assert tool(tmp_path, ".", "-o", "plain", "--no-config").returncode == 0
+    assert (tmp_path / "plain" / "docs" / "a.html").exists() and "Main" not in (tmp_path / "plain" / "docs" / "a.html").read_text()
+    # A file that cannot be read stops the run before anything is written.
+    result = tool(tmp_path, ".", "-o", "none", "--config", "missing.yml")
+    assert result.returncode == 2 and "missing.yml: error: --config: cannot read: no such file" in result.stderr
+    assert not (tmp_path / "none").exists()

@@ -180,7 +180,7 @@ def test_watch_rebuilds_what_changes_until_interrupted(tmp_path):
         wait_for(lambda: watch.said("docs/broken.xml:1:"))  # reported, and the watch went on
         print("\nwatch: " + ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in times.items()))
         assert sorted(str(p.relative_to(site)) for p in site.rglob("*") if p.is_file() and "outline-site" not in p.parts) \
-            == ["a.html", "new/c.html"]
+            == ["404.html", "a.html", "new/c.html"]
     finally:
         stderr = watch.stop()
     assert watch.process.returncode == 130, stderr

@@ -49,7 +49,9 @@ package struct BatchPlan: Sendable {
     }
 
     /// Plans `inputs` (files and folders) into `outputDirectory`, outputs named with `format`'s extension.
-    package init(inputs: [String], outputDirectory: String, format: OutputFormat) throws {
+    /// In a folder, the files `excluded` matches (from the folder) are skipped: what an
+    /// mkdocs project leaves out of its site.
+    package init(inputs: [String], outputDirectory: String, format: OutputFormat, excluding excluded: GitIgnorePatterns? = nil) throws {
         let outputRoot = Self.resolved(outputDirectory)
         for input in inputs {
             var info = stat()
@@ -61,7 +63,6 @@ package struct BatchPlan: Sendable {
                 warnings += walker.warnings
                 let readmes = format == .html ? Self.indexReadmes(walker.files.map(\.relative)) : []
                 let hidden = WikiIndex.app(of: input) == .logseq ? Self.logseqHidden(root: input) : []
-                let excluded = format == .html ? Self.mkDocsExcluded(root: input) : nil
                 for file in walker.files {
                     let relative = String(file.relative.trimmingPrefix("./"))
                     if let rule = hidden.first(where: { relative == $0 || relative.hasPrefix($0 + "/") }) {
@@ -86,13 +87,6 @@ package struct BatchPlan: Sendable {
             }
         }
         try checkConflicts(outputRoot: outputRoot, sharedFolder: format == .html ? Path.join(outputRoot, DocsSite.sharedFolder) : nil)
-    }
-
-    /// What the `mkdocs.yml` of the project whose docs folder is `root` leaves out of its
-    /// site (`MkDocsConfig.excluded`); nil for any other folder.
-    private static func mkDocsExcluded(root: String) -> GitIgnorePatterns? {
-        guard let config = try? MkDocsConfig.load(forTreeAt: root), Path.same(absolute(config.docsFolder), absolute(root)) else { return nil }
-        return config.excluded
     }
 
     /// Adds the page `relative` of the folder `root` that no file holds (a graph's tag

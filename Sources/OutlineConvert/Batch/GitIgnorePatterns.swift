@@ -12,7 +12,7 @@
 /// matched part by part (`**` as whole parts, a glob within one), with each step's result
 /// kept, so that no pattern can take more than (parts of the pattern × parts of the path)
 /// steps: a configuration cannot stall a build as a backtracking expression can.
-struct GitIgnorePatterns: Sendable {
+package struct GitIgnorePatterns: Sendable {
     /// One pattern, read.
     private struct Pattern: Sendable {
         enum Shape: Sendable {

@@ -87,12 +87,44 @@ package struct MkDocsConfig: Sendable {
         return nil
     }
 
-    /// The folder of the pages (`docs_dir`) of the project whose `mkdocs.yml` is in
-    /// `folder`, when that is a folder; nil for any other folder (one whose `mkdocs.yml`
-    /// is not YAML too: `load` says why).
-    static func docsFolder(ofProject folder: String) -> String? {
-        guard Files.isDirectory(folder), let config = try? load(in: folder), Files.isDirectory(config.docsFolder) else { return nil }
+    /// The configuration `choice` names for the tree at `root`: the one found for it, the
+    /// file given (a located error when it cannot be read), or none.
+    static func load(_ choice: ProjectConfig, forTreeAt root: String) throws -> MkDocsConfig? {
+        switch choice {
+        case .found: return try load(forTreeAt: root)
+        case .none: return nil
+        case .file(let path):
+            let bytes: [UInt8]
+            do {
+                bytes = try Files.read(path, limit: 1 << 20)
+            } catch {
+                throw ConversionError.io(path: path, "--config: " + ((error as? ConversionError)?.reason ?? "cannot read"))
+            }
+            return MkDocsConfig(try YAMLReader.documents(bytes, file: path).first, file: path)
+        }
+    }
+
+    /// The folder of the pages (`docs_dir`) of the project whose configuration (by
+    /// `choice`) is in `folder`, when that is a folder; nil for any other folder (one whose
+    /// `mkdocs.yml` is not YAML too: `load` says why).
+    static func docsFolder(ofProject folder: String, config choice: ProjectConfig = .found) -> String? {
+        guard Files.isDirectory(folder) else { return nil }
+        let config: MkDocsConfig?
+        switch choice {
+        case .found: config = try? load(in: folder)
+        case .none: config = nil
+        case .file:
+            config = (try? load(choice, forTreeAt: folder)).flatMap {
+                Path.same(BatchPlan.absolute(Path.parent($0.file)), BatchPlan.absolute(folder)) ? $0 : nil
+            }
+        }
+        guard let config, Files.isDirectory(config.docsFolder) else { return nil }
         return config.docsFolder
+    }
+
+    /// Whether `inputs` are this project's docs folder alone: what `excluded` is matched from.
+    func docsFolderIs(_ inputs: [String]) -> Bool {
+        inputs.count == 1 && Path.same(BatchPlan.absolute(inputs[0]), BatchPlan.absolute(docsFolder))
     }
 
     /// The `mkdocs.yml` (or `mkdocs.yaml`) in `folder`, if there is one.

@@ -43,12 +43,25 @@ package struct BuildSettings: Sendable {
     package var noCache = false
     /// What tells this program's builds apart (a rebuilt program may write other bytes).
     package var programIdentity: String
+    /// Which project configuration is read (`--config`, `--no-config`).
+    package var projectConfig = ProjectConfig.found
 
     package init(inputs: [String], outputDirectory: String, programIdentity: String) {
         self.inputs = inputs
         self.outputDirectory = outputDirectory
         self.programIdentity = programIdentity
     }
+}
+
+/// Which project configuration a folder build reads (docs/sites.md).
+package enum ProjectConfig: Sendable, Equatable {
+    /// The `mkdocs.yml` (or `book.toml`) in the folder or the one above, as mkdocs and
+    /// mdBook find theirs.
+    case found
+    /// This `mkdocs.yml` (`--config FILE`).
+    case file(String)
+    /// None: the folder as it is (`--no-config`).
+    case none
 }
 
 /// How a build ended.
@@ -81,7 +94,9 @@ package struct SiteBuilder {
         self.site = site
         var settings = settings
         // (A site of an mkdocs project is its pages' folder, as mkdocs builds it.)
-        if conversion.to == .html, settings.inputs.count == 1, let docs = MkDocsConfig.docsFolder(ofProject: settings.inputs[0]) {
+        if conversion.to == .html, settings.inputs.count == 1,
+            let docs = MkDocsConfig.docsFolder(ofProject: settings.inputs[0], config: settings.projectConfig)
+        {
             settings.inputs = [docs]
         }
         self.settings = settings
@@ -97,8 +112,9 @@ package struct SiteBuilder {
         // The last run's record is read while the jobs are planned. `--check` compares every
         // output's bytes, whatever the record says.
         let reading = settings.check ? nil : cacheFile.map(BuildRecord.Reading.init)
-        guard var plan = plan() else { return .refused }
-        let (conversion, project) = withProject(plan)
+        guard case .some(let config) = projectConfig() else { return .refused }
+        guard var plan = plan(excluding: config?.docsFolderIs(settings.inputs) == true ? config?.excluded : nil) else { return .refused }
+        let (conversion, project) = withProject(plan, config: config)
         for page in conversion.wikiIndex?.tagPages ?? [] {
             plan.addGenerated(page.relative, root: settings.inputs[0], outputDirectory: outputDirectory, format: conversion.to)
         }
@@ -143,10 +159,10 @@ package struct SiteBuilder {
     }
 
     /// The jobs: every input and what it writes; nil (and said) when the plan is refused.
-    private func plan() -> BatchPlan? {
+    private func plan(excluding excluded: GitIgnorePatterns?) -> BatchPlan? {
         let plan: BatchPlan
         do {
-            plan = try BatchPlan(inputs: settings.inputs, outputDirectory: outputDirectory, format: conversion.to)
+            plan = try BatchPlan(inputs: settings.inputs, outputDirectory: outputDirectory, format: conversion.to, excluding: excluded)
         } catch {
             reporter.refusal("\(error)")
             return nil
@@ -160,6 +176,26 @@ package struct SiteBuilder {
         return plan
     }
 
+    /// The `mkdocs.yml` of the run's project, when it is one folder (or `--config` names
+    /// one): none with `--no-config`, and when it is not YAML (a located warning: mkdocs
+    /// stops; the site is built here, in GitHub's flavour, and says why). Nil, the run
+    /// refused, when the file `--config` names cannot be read.
+    private func projectConfig() -> MkDocsConfig?? {
+        guard settings.inputs.count == 1, let root = settings.inputs.first, Files.isDirectory(root) else { return .some(nil) }
+        do {
+            let config = try MkDocsConfig.load(settings.projectConfig, forTreeAt: root)
+            config?.warnings.forEach(reporter.warning)
+            return config
+        } catch let error as ConversionError {
+            if case .io = error {
+                reporter.refusal("\(error)")
+                return nil
+            }
+            reporter.warning(Diagnostic(error.location, error.reason + "; the tree is read as GitHub's Markdown"))
+        } catch {}
+        return .some(nil)
+    }
+
     /// How many pages are read or converted at once (`-j`, else one a processor).
     private var workers: Int { settings.jobs ?? max(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 1) }
 
@@ -167,26 +203,19 @@ package struct SiteBuilder {
     /// the dialect its `mkdocs.yml` configures, mdBook's reading, the index of the graph or vault (a single
     /// folder holding `logseq/config.edn` or `.obsidian/`: docs/sites.md); and the
     /// `mkdocs.yml` that lays out the site, if any.
-    private func withProject(_ plan: BatchPlan) -> (ConversionOptions, MkDocsConfig?) {
+    private func withProject(_ plan: BatchPlan, config: MkDocsConfig?) -> (ConversionOptions, MkDocsConfig?) {
         var conversion = self.conversion
         var project: MkDocsConfig?
         guard settings.inputs.count == 1, let root = settings.inputs.first, Files.isDirectory(root) else { return (conversion, nil) }
-        do {
-            let config = try MkDocsConfig.load(forTreeAt: root)
-            if let configured = config?.extensions {
-                conversion.mkDocsExtensions = configured
-                reporter.note("\(root): its mkdocs.yml names markdown_extensions: Markdown is read in mkdocs' dialect")
-            }
-            if let config, conversion.to == .html {
-                project = config
-                if config.nav != nil { reporter.note("\(root): its mkdocs.yml has a nav: it is the site's navigation") }
-            }
-            config?.warnings.forEach(reporter.warning)
-        } catch let error as ConversionError {
-            // (mkdocs stops; the site is built here, in GitHub's flavour, and says why.)
-            reporter.warning(Diagnostic(error.location, error.reason + "; the tree is read as GitHub's Markdown"))
-        } catch {}
-        if [root, Path.join(root, "..")].contains(where: { Files.isRegularFile(Path.join($0, "book.toml")) }) {
+        if let configured = config?.extensions {
+            conversion.mkDocsExtensions = configured
+            reporter.note("\(root): its mkdocs.yml names markdown_extensions: Markdown is read in mkdocs' dialect")
+        }
+        if let config, conversion.to == .html {
+            project = config
+            if config.nav != nil { reporter.note("\(root): its mkdocs.yml has a nav: it is the site's navigation") }
+        }
+        if settings.projectConfig == .found, [root, Path.join(root, "..")].contains(where: { Files.isRegularFile(Path.join($0, "book.toml")) }) {
             conversion.isMdBook = true
             reporter.note("\(root): a book.toml is beside it: Markdown is read as mdBook reads it")
         }
