@@ -82,6 +82,12 @@ struct OutlinerMarkdownEmitter: OutlineWriter {
             lines += writableProperties(attributes, of: node, reserved: Self.reserved, warnings: &warnings).map { $0.name + ":: " + $0.value }
             if !node.body.isEmpty {
                 lines += Self.escaped(node.body, preamble: false).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                // A body that leaves a code fence open would hold the children written
+                // below it as code: the fence is closed first.
+                if !node.children.isEmpty, let open = Self.openFence(lines) {
+                    lines.append(String(repeating: Character(Unicode.Scalar(open.marker)), count: open.length))
+                    warnings.changedBody(of: node, "leaves a code fence open, which would hold its children: the fence is closed")
+                }
             }
             for line in lines { text.write(line.isEmpty ? "\n" : content + line + "\n") }
             write(node.children, indent: indent + "\t", into: &text, warnings: &warnings)
@@ -102,6 +108,20 @@ struct OutlinerMarkdownEmitter: OutlineWriter {
             if !node.children.isEmpty { return true }
         }
         return false
+    }
+
+    /// The code fence `lines` leave open at their end, if any.
+    private static func openFence(_ lines: [String]) -> Fence? {
+        var fence: Fence?
+        for line in lines {
+            let content = OutlinerMarkdownParser.indentation(of: Substring(line)).1
+            if let open = fence {
+                if open.isClosed(by: content) { fence = nil }
+            } else {
+                fence = Fence(opening: content)
+            }
+        }
+        return fence
     }
 
     /// Whether `node`, written first, is what the reader takes for the page's properties.

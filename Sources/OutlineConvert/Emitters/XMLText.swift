@@ -103,6 +103,13 @@ struct WriterWarnings {
                 "attribute '\(Quote.snippet(key))' of \(owner) is left out of the \(format) output: \(reason)"))
     }
 
+    /// A body written with a change it needs (`what`), so that the output reads back.
+    mutating func changedBody(of node: OutlineNode, _ what: String) {
+        list.append(
+            Diagnostic(
+                SourceLocation(file: file, line: node.line), "the body of section '\(Quote.snippet(node.title))' \(what) in the \(format) output"))
+    }
+
     /// Characters no XML document can hold, replaced with U+FFFD.
     mutating func replacedControlCharacters(in node: OutlineNode?) {
         let owner = node.map { "section '\(Quote.snippet($0.title))'" } ?? "the outline"
