@@ -135,7 +135,9 @@ struct OutlinerMarkdownEmitter: OutlineWriter {
         var properties: [String: String] = [:]
         var others: [String: String] = [:]
         for (key, value) in attributes {
-            if isPropertyValue(value) && OutlinerMarkdownParser.property(Substring(key + ":: x")) != nil {
+            // (`Title::` in any case is the page's title to the reader: such a key goes in
+            // front matter, which keeps its case.)
+            if isPropertyValue(value) && OutlinerMarkdownParser.property(Substring(key + ":: x")) != nil && key.lowercased() != "title" {
                 properties[key] = value
             } else {
                 others[key] = value
