@@ -93,6 +93,14 @@ def built(tmp_path, tree, folder="."):
     return result
 
 
+def mkdocs_build(project, check=True):
+    """`mkdocs build` of `project` into mkdocs-site/, with file names as ours (no directory URLs)."""
+    import subprocess
+    import sys
+    mkdocs = pathlib.Path(sys.executable).parent / "mkdocs"
+    subprocess.run([mkdocs, "build", "-q", "--no-directory-urls", "-d", "mkdocs-site"], cwd=project, check=check)
+
+
 @pytest.fixture(scope="module")
 def material_site(tmp_path_factory):
     root = tmp_path_factory.mktemp("material")
@@ -310,11 +318,8 @@ def titles_of(site):
 
 
 def test_every_page_is_titled_and_named_as_mkdocs_material_does(tmp_path, browser):  # noqa: F811
-    import subprocess
-    import sys
     make(tmp_path, IDENTITY_PROJECT)
-    mkdocs = pathlib.Path(sys.executable).parent / "mkdocs"
-    subprocess.run([mkdocs, "build", "-q", "--no-directory-urls", "-d", "mkdocs-site"], cwd=tmp_path, check=True)
+    mkdocs_build(tmp_path)
     result = tool(tmp_path, ".", "-o", "site")
     assert result.returncode == 0, result.stderr
     expected = titles_of(tmp_path / "mkdocs-site")
@@ -412,11 +417,8 @@ EXTRAS_PROJECT = {
 
 
 def test_extra_css_and_javascript_load_on_every_page_as_in_mkdocs(tmp_path, browser):  # noqa: F811
-    import subprocess
-    import sys
     make(tmp_path, EXTRAS_PROJECT)
-    mkdocs = pathlib.Path(sys.executable).parent / "mkdocs"
-    subprocess.run([mkdocs, "build", "-q", "--no-directory-urls", "-d", "mkdocs-site"], cwd=tmp_path, check=False)
+    mkdocs_build(tmp_path, check=False)
     # mkdocs links each page to the same files, copied to the same places.
     for name in ["css/extra.css", "js/extra.js"]:
         assert (tmp_path / "mkdocs-site" / name).exists()
@@ -462,11 +464,8 @@ REDIRECT = re.compile(r'<meta http-equiv="refresh" content="0; url=([^"]*)">')
 
 
 def test_redirect_maps_write_what_mkdocs_redirects_writes(tmp_path, browser):  # noqa: F811
-    import subprocess
-    import sys
     make(tmp_path, REDIRECTS_PROJECT)
-    mkdocs = pathlib.Path(sys.executable).parent / "mkdocs"
-    subprocess.run([mkdocs, "build", "-q", "--no-directory-urls", "-d", "mkdocs-site"], cwd=tmp_path, check=True)
+    mkdocs_build(tmp_path)
     result = tool(tmp_path, ".", "-o", "site")
     assert result.returncode == 0, result.stderr
     for old in ["old.html", "deep/older.html", "gone/away.html", "up.html"]:
@@ -487,12 +486,9 @@ def test_redirect_maps_write_what_mkdocs_redirects_writes(tmp_path, browser):  #
 
 
 def test_site_url_gives_each_page_mkdocs_canonical_address(tmp_path):
-    import subprocess
-    import sys
     tree = {**IDENTITY_PROJECT, "mkdocs.yml": IDENTITY_PROJECT["mkdocs.yml"] + "site_url: https://example.org/docs/\n"}
     built(tmp_path, tree)
-    mkdocs = pathlib.Path(sys.executable).parent / "mkdocs"
-    subprocess.run([mkdocs, "build", "-q", "--no-directory-urls", "-d", "mkdocs-site"], cwd=tmp_path, check=True)
+    mkdocs_build(tmp_path)
     canonical = re.compile(r'<link rel="canonical" href="([^"]*)"')
     for page in ["index.html", "a.html", "sub/c.html", "extra.html"]:
         ours = canonical.search((tmp_path / "site" / page).read_text()).group(1)
