@@ -175,7 +175,7 @@ package struct BatchRunner: Sendable {
         case .written, .unchanged, .upToDate:
             record?.record(
                 job, inputHash: input.hash, status: input.status, title: result.title ?? "", facts: result.facts, warnings: result.warnings,
-                pager: pager, lookup: lookup)
+                pager: pager, includes: conversion.includedFiles, lookup: lookup)
         case .stale, .failed: break
         }
         return result

@@ -53,6 +53,8 @@ final class BuildRecord: @unchecked Sendable {
         var warnings: String
         /// In a docs site: the page's previous / next links (they depend on other pages).
         var pager: String
+        /// The other files the output was made from (snippets), each with its status.
+        var includes: String = ""
     }
 
     private let path: String
@@ -115,7 +117,8 @@ final class BuildRecord: @unchecked Sendable {
     ) -> (title: String, facts: PageFacts?, warnings: [Diagnostic], pager: String)? {
         guard let entry = previous[PathKey(job.input)], Path.same(entry.output, job.output),
             input.map({ entry.inputHash == Self.hash($0) }) ?? (!status.isEmpty && status == entry.inputStatus),
-            let (size, modified) = Self.status(job.output, lookup: lookup), size == entry.outputSize, modified == entry.outputModified
+            let (size, modified) = Self.status(job.output, lookup: lookup), size == entry.outputSize, modified == entry.outputModified,
+            includesUnchanged(entry, lookup: lookup)
         else { return nil }
         var kept = entry
         kept.inputStatus = status  // (now old enough to be trusted, perhaps)
@@ -127,6 +130,16 @@ final class BuildRecord: @unchecked Sendable {
             entry.title, entry.facts.isEmpty ? nil : PageFacts(encoded: entry.facts), Self.decodedWarnings(entry.warnings, file: job.input),
             entry.pager
         )
+    }
+
+    /// Whether every file the entry's output was made from besides its input has the
+    /// status it had then (one too recent to trust never has).
+    private func includesUnchanged(_ entry: Entry, lookup: FileStatusLookup) -> Bool {
+        entry.includes.isEmpty
+            || entry.includes.split(separator: "\u{2}").allSatisfy { include in
+                let parts = include.split(separator: "\u{1}", omittingEmptySubsequences: false)
+                return parts.count == 2 && !parts[1].isEmpty && inputStatus(String(parts[0]), lookup: lookup) == parts[1]
+            }
     }
 
     /// Whether `job`'s output is as the last run left it (its size and modification time
@@ -150,14 +163,17 @@ final class BuildRecord: @unchecked Sendable {
 
     /// Notes that `job`'s output now holds what the input of hash `inputHash` converts to
     /// (with `pager`, in a docs site); `status` is the input's as it was before it was read.
+    /// The files in `includes` were read too: their statuses are taken now (a file changed
+    /// since the run began has none, so the page is converted again next time).
     func record(
         _ job: BatchJob, inputHash: String, status: String, title: String, facts: PageFacts?, warnings: [Diagnostic], pager: String = "",
-        lookup: FileStatusLookup
+        includes: [String] = [], lookup: FileStatusLookup
     ) {
         guard let (size, modified) = Self.status(job.output, lookup: lookup) else { return }
         let entry = Entry(
             input: job.input, inputHash: inputHash, inputStatus: status, output: job.output, outputSize: size, outputModified: modified,
-            title: title, facts: facts?.encoded ?? "", warnings: Self.encoded(warnings), pager: pager)
+            title: title, facts: facts?.encoded ?? "", warnings: Self.encoded(warnings), pager: pager,
+            includes: includes.map { $0 + "\u{1}" + inputStatus($0, lookup: lookup) }.joined(separator: "\u{2}"))
         lock.withLock {
             current[PathKey(job.input)] = entry
             changed = true
@@ -175,7 +191,7 @@ final class BuildRecord: @unchecked Sendable {
                 [
                     Self.escaped(input), entry.inputHash, entry.inputStatus, Self.escaped(entry.output), String(entry.outputSize),
                     String(entry.outputModified), Self.escaped(entry.title), Self.escaped(entry.facts),
-                    Self.escaped(entry.warnings), Self.escaped(entry.pager),
+                    Self.escaped(entry.warnings), Self.escaped(entry.pager), Self.escaped(entry.includes),
                 ].joined(separator: "\t") + "\n"
         }
         _ = try? Files.write(Array(text.utf8), to: path, temporaries: temporaries)
@@ -184,7 +200,7 @@ final class BuildRecord: @unchecked Sendable {
     // MARK: - The file: a header line with the key, then one tab-separated line per input
 
     /// The first line's start; a record of another version is not read.
-    private static let header = "outline-render build record 4\t"
+    private static let header = "outline-render build record 5\t"
 
     /// The header line and the entries; nil when a line is not an entry.
     private static func parse(_ bytes: [UInt8]) -> (header: ArraySlice<UInt8>, entries: [PathKey: Entry])? {
@@ -193,14 +209,14 @@ final class BuildRecord: @unchecked Sendable {
         var entries: [PathKey: Entry] = [:]
         entries.reserveCapacity(lines.count - 1)
         var fields: [String] = []
-        fields.reserveCapacity(10)
+        fields.reserveCapacity(11)
         for line in lines.dropFirst() {
             fields.removeAll(keepingCapacity: true)
             for field in line.split(separator: 9, omittingEmptySubsequences: false) { fields.append(unescaped(field)) }
-            guard fields.count == 10, let size = Int64(fields[4]), let modified = Int64(fields[5]) else { return nil }
+            guard fields.count == 11, let size = Int64(fields[4]), let modified = Int64(fields[5]) else { return nil }
             entries[PathKey(fields[0])] = Entry(
                 input: fields[0], inputHash: fields[1], inputStatus: fields[2], output: fields[3], outputSize: size, outputModified: modified,
-                title: fields[6], facts: fields[7], warnings: fields[8], pager: fields[9])
+                title: fields[6], facts: fields[7], warnings: fields[8], pager: fields[9], includes: fields[10])
         }
         return (first, entries)
     }

@@ -32,6 +32,8 @@ package struct MkDocsConfig: Sendable {
     private let editTemplate: String?
     /// The names `markdown_extensions` lists; nil when it is absent (the dialect stays off).
     let extensions: Set<String>?
+    /// pymdownx snippets, when `markdown_extensions` turns them on, with their options.
+    let snippets: SnippetIncludes?
     /// `nav`; nil when it is absent (the navigation is built from the folders).
     let nav: [NavItem]?
     /// `extra_css`: files under the docs folder (paths from it) or `http:`/`https:`
@@ -166,6 +168,10 @@ package struct MkDocsConfig: Sendable {
         }
         self.docsFolder = docsFolder
         extensions = config.flatMap(Self.extensionNames(in:))
+        snippets =
+            extensions?.contains("pymdownx.snippets") == true
+            ? Self.snippets(config?["markdown_extensions"].flatMap { Self.options(of: "pymdownx.snippets", in: $0) }, project: folder, file: file)
+            : nil
         (repository, editTemplate) = Self.repository(of: config, file: file, warnings: &warnings)
         siteURL = config?["site_url"].flatMap { node -> String? in
             guard let url = node.text, !node.isNull, !url.isEmpty else { return nil }
@@ -262,6 +268,33 @@ package struct MkDocsConfig: Sendable {
         if let entries = extensions.entries { return Set(entries.compactMap { $0.key.text }) }
         let names = (extensions.items ?? []).compactMap { item in item.text ?? item.entries?.first?.key.text }
         return Set(names)
+    }
+
+    /// The options given to the extension `name` in `extensions` (`- name: {…}` or
+    /// `name: {…}`), if any.
+    private static func options(of name: String, in extensions: YAMLNode) -> YAMLNode? {
+        if let entries = extensions.entries { return entries.last { $0.key.text == name }?.value }
+        return extensions.items?.lazy.compactMap { $0[name] }.last
+    }
+
+    /// pymdownx snippets with the options `options` gives (paths from the project's
+    /// `folder`, where mkdocs is run).
+    private static func snippets(_ options: YAMLNode?, project folder: String, file: String) -> SnippetIncludes {
+        func located(_ node: YAMLNode) -> SourceLocation { SourceLocation(file: file, line: node.line, column: node.column) }
+        func texts(_ node: YAMLNode?) -> [(String, SourceLocation)] {
+            guard let node, !node.isNull else { return [] }
+            if let text = node.text { return [(text, located(node))] }
+            return (node.items ?? []).compactMap { item in item.text.map { ($0, located(item)) } }
+        }
+        let bases = options?["base_path"].map(texts) ?? [(".", SourceLocation(file: file))]
+        var snippets = SnippetIncludes(
+            basePaths: bases.map { $0.0.hasPrefix("/") || folder == "." ? $0.0 : $0.0 == "." ? folder : Path.join(folder, $0.0) }, project: folder)
+        snippets.autoAppend = texts(options?["auto_append"]).map { SnippetIncludes.Named(path: $0.0, location: $0.1) }
+        snippets.checkPaths = options?["check_paths"]?.bool ?? false
+        snippets.restrictBasePath = options?["restrict_base_path"]?.bool ?? true
+        snippets.dedentSubsections = options?["dedent_subsections"]?.bool ?? false
+        snippets.downloadsAddresses = options?["url_download"]?.bool ?? false
+        return snippets
     }
 
     /// The entries of a `nav` node, read as mkdocs' `_data_to_navigation` reads it: a

@@ -50,7 +50,8 @@ struct PageFacts: Sendable, Equatable {
             case .outside(let path): target = ["outside", path, ""]
             case .missing(let path): target = ["missing", path, ""]
             }
-            parts.append((target + [link.url, String(link.line), String(link.column)]).joined(separator: String(UnicodeScalar(Self.field))))
+            let place = [link.url, String(link.line), String(link.column)] + (link.file.map { [$0] } ?? [])
+            parts.append((target + place).joined(separator: String(UnicodeScalar(Self.field))))
         }
         if let order { parts.append("order" + String(UnicodeScalar(Self.field)) + String(order)) }
         if !codeLanguages.isEmpty { parts.append((["code"] + codeLanguages).joined(separator: String(UnicodeScalar(Self.field)))) }
@@ -85,7 +86,7 @@ struct PageFacts: Sendable, Equatable {
                     titleHTML = fields[1]
                     continue
                 }
-                guard fields.count == 6, let line = Int(fields[4]), let column = Int(fields[5]) else { return nil }
+                guard fields.count == 6 || fields.count == 7, let line = Int(fields[4]), let column = Int(fields[5]) else { return nil }
                 let target: LinkFact.Target
                 switch fields[0] {
                 case "page": target = .page(input: fields[1], fragment: fields[2].isEmpty ? nil : String(fields[2].dropFirst()))
@@ -95,7 +96,7 @@ struct PageFacts: Sendable, Equatable {
                 case "missing": target = .missing(fields[1])
                 default: return nil
                 }
-                links.append(LinkFact(target: target, url: fields[3], line: line, column: column))
+                links.append(LinkFact(target: target, url: fields[3], line: line, column: column, file: fields.count == 7 ? fields[6] : nil))
             }
             return (first.isEmpty ? [] : fields(first), links)
         }
@@ -145,7 +146,7 @@ enum SiteCheck {
                 return set
             }
             for link in facts.links {
-                let location = SourceLocation(file: job.input, line: link.line, column: link.column)
+                let location = SourceLocation(file: link.file ?? job.input, line: link.line, column: link.column)
                 var target = link.target
                 if case .asset(let source, let output) = target {
                     // (Each asset looked at once; a problem found is reported at every link.)

@@ -224,6 +224,8 @@ struct LinkFact: Sendable, Equatable {
     package let line: Int
     /// And the 1-based column (0 when not known).
     package let column: Int
+    /// The file the link is written in, when it is not the page's own: a snippet's.
+    var file: String? = nil
 }
 
 /// Collects the links of one page as it is rendered, and says how to write each.

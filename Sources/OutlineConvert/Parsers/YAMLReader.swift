@@ -37,6 +37,17 @@ struct YAMLNode: Equatable, Sendable {
         return text.isEmpty || text == "~" || text == "null" || text == "Null" || text == "NULL"
     }
 
+    /// A plain scalar YAML 1.1 reads as a boolean (`true`, `yes`, `on`… as PyYAML, which
+    /// mkdocs uses, resolves them); nil for any other node.
+    var bool: Bool? {
+        guard case .scalar(let text, let plain) = kind, plain || tag == "tag:yaml.org,2002:bool" else { return nil }
+        switch text {
+        case "true", "True", "TRUE", "yes", "Yes", "YES", "on", "On", "ON": return true
+        case "false", "False", "FALSE", "no", "No", "NO", "off", "Off", "OFF": return false
+        default: return nil
+        }
+    }
+
     /// A sequence's items; nil for another node.
     var items: [YAMLNode]? {
         if case .sequence(let items) = kind { return items }

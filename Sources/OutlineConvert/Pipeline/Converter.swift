@@ -31,6 +31,9 @@ public struct ConversionOptions: Equatable, Sendable {
     /// In an mdBook project (a `book.toml` beside the tree): its Markdown is read as mdBook
     /// reads it.
     var isMdBook = false
+    /// In an mkdocs project that turns on pymdownx snippets: how its Markdown pages pull
+    /// other files in (`SnippetIncludes`).
+    var snippets: SnippetIncludes?
     /// The default `maxInputSize`: 256 MiB.
     public static let defaultMaxInputSize = 256 << 20
 
@@ -48,6 +51,8 @@ public struct Conversion: Sendable {
     public var title: String
     /// In a docs site: the page's ids and local links, for the link check.
     var facts: PageFacts?
+    /// The files other than the input that the output was made from (snippets), absolute.
+    var includedFiles: [String] = []
 
     /// The output as text.
     public var output: String { String(decoding: bytes, as: UTF8.self) }
@@ -109,8 +114,17 @@ public struct Converter: Sendable {
     /// `convert` for a page of a docs site, whose links `site` rewrites and collects.
     func convert(_ bytes: consuming [UInt8], file: String, site: PageSite?) throws -> Conversion {
         let inputSize = bytes.count
-        let document = try read(consume bytes, file: file)
-        return emit(document, file: file, inputSize: inputSize, site: site)
+        guard let snippets = options.snippets, format(of: file, ArraySlice<UInt8>()).reader.name == "mkdocs" else {
+            let document = try read(consume bytes, file: file)
+            return emit(document, file: file, inputSize: inputSize, site: site)
+        }
+        let expanded = try snippets.expand(bytes, file: file, limit: options.maxInputSize)
+        do {
+            let document = try read(expanded.text, file: file)
+            return expanded.relocated(emit(document, file: file, inputSize: expanded.text.count, site: site), page: file)
+        } catch {
+            throw expanded.relocated(error, page: file)
+        }
     }
 
     /// `convert` for a process that exits right after writing the output: the parsed tree is
