@@ -208,7 +208,7 @@ struct CLI {
             reporter.error(.io(path: missing, "cannot read: there is no such file or folder; nothing to watch"))
             return 1
         }
-        let roots = builder.settings.inputs.map { Files.isDirectory($0) ? $0 : Path.parent($0) }
+        let roots = builder.foldersToWatch
         let watcher = FolderWatcher(roots: roots, excluding: output)
         watcher.start()
         _ = builder.build()

@@ -238,3 +238,19 @@ def test_mkdocs_material_gets_its_auto_appended_links():
                 assert f'href="{definitions[name]}"' in open(html_file).read(), (page, name)
                 checked += 1
         assert checked >= 20
+
+
+def test_watch_sees_the_project_file_and_its_snippets(tmp_path):
+    from test_tooling import Watch, wait_for
+    pages = {"index.md": "# Home\n\n--8<-- \"glossary.md\"\n\n[ref]\n"}
+    root = project(tmp_path, {"base_path": "snips"}, pages)
+    site = root / "site"
+    watch = Watch(root, ".", "-o", "site", env={**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")})
+    try:
+        wait_for(lambda: (site / "index.html").exists() and "example.org/ref" in (site / "index.html").read_text())
+        (root / "snips" / "glossary.md").write_text("[ref]: https://example.org/edited\n")
+        wait_for(lambda: "example.org/edited" in (site / "index.html").read_text())
+        (root / "mkdocs.yml").write_text((root / "mkdocs.yml").read_text().replace("site_name: Snippets", "site_name: Renamed"))
+        wait_for(lambda: "<title>Renamed<" in (site / "index.html").read_text())
+    finally:
+        watch.stop()

@@ -106,6 +106,19 @@ package struct SiteBuilder {
 
     private var outputDirectory: String { settings.outputDirectory }
 
+    /// The folders a `--watch` of this build watches: its inputs' (a file's folder), and the
+    /// folder of the `mkdocs.yml` found for the tree, whose configuration and snippets are
+    /// part of its pages.
+    package var foldersToWatch: [String] {
+        let roots = settings.inputs.map { Files.isDirectory($0) ? $0 : Path.parent($0) }
+        guard conversion.to == .html, settings.projectConfig == .found, settings.inputs.count == 1,
+            let file = (try? MkDocsConfig.load(forTreeAt: settings.inputs[0]))??.file
+        else { return roots }
+        let project = Path.parent(file)
+        let inside = roots.allSatisfy { Path.isWithin(BatchPlan.absolute($0), BatchPlan.absolute(project)) }
+        return inside ? [project] : roots + [project]
+    }
+
     /// Runs the build.
     package func build() -> BuildStatus {
         let cacheFile = settings.noCache ? nil : BuildRecord.cacheFile(outputDirectory: outputDirectory, cacheDirectory: settings.cacheDirectory)
