@@ -229,8 +229,11 @@ package struct SiteBuilder {
             project = config
             if config.nav != nil { reporter.note("\(root): its mkdocs.yml has a nav: it is the site's navigation") }
         }
-        if settings.projectConfig == .found, [root, Path.join(root, "..")].contains(where: { Files.isRegularFile(Path.join($0, "book.toml")) }) {
+        if settings.projectConfig == .found,
+            let book = [root, Path.join(root, "..")].first(where: { Files.isRegularFile(Path.join($0, "book.toml")) })
+        {
             conversion.isMdBook = true
+            conversion.mdBookIncludes = MdBookIncludes(project: book)
             reporter.note("\(root): a book.toml is beside it: Markdown is read as mdBook reads it")
         }
         guard conversion.to == .html, let app = WikiIndex.app(of: root) else { return (conversion, project) }

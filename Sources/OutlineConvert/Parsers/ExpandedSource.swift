@@ -10,6 +10,12 @@ struct ExpandedSource: Sendable {
         var indent: Int
     }
 
+    /// A line of the text, without its line feed, and where it was written.
+    struct Line {
+        var bytes: [UInt8]
+        var origin: Origin
+    }
+
     /// The text, lines separated by line feeds.
     var text: [UInt8]
     /// The origin of each line of `text`; nil when the text is the page's own, unchanged.
@@ -18,6 +24,26 @@ struct ExpandedSource: Sendable {
     var files: [String]
     /// What was left out, and why.
     var warnings: [Diagnostic]
+
+    /// A page's own text: nothing was pulled in.
+    init(unchanged text: [UInt8]) {
+        self.text = text
+        files = []
+        warnings = []
+    }
+
+    /// The text of `lines`, with their origins.
+    init(_ lines: [Line], files: [String], warnings: [Diagnostic]) {
+        text = []
+        text.reserveCapacity(lines.reduce(0) { $0 + $1.bytes.count + 1 })
+        for (index, line) in lines.enumerated() {
+            if index > 0 { text.append(.lineFeed) }
+            text += line.bytes
+        }
+        origins = lines.map(\.origin)
+        self.files = files
+        self.warnings = warnings
+    }
 
     /// Where `location`, in the text as read from the page `file`, was written.
     func origin(of location: SourceLocation, page file: String) -> SourceLocation {

@@ -32,9 +32,8 @@ struct SnippetIncludes: Sendable, Equatable {
     /// The page `bytes` (read from `file`) with its snippets in place; at most `limit`
     /// bytes in all.
     func expand(_ bytes: [UInt8], file: String, limit: Int) throws -> ExpandedSource {
-        guard !autoAppend.isEmpty || bytes.firstRange(of: Array("8<".utf8)) != nil else {
-            return ExpandedSource(text: bytes, origins: nil, files: [], warnings: [])
-        }
+        guard !autoAppend.isEmpty || bytes.firstRange(of: Array("8<".utf8)) != nil else { return ExpandedSource(unchanged: bytes) }
+        typealias Line = ExpandedSource.Line
         var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated().map {
             Line(bytes: Array($0.element), origin: .init(file: file, line: $0.offset + 1, indent: 0))
         }
@@ -52,24 +51,13 @@ struct SnippetIncludes: Sendable, Equatable {
         }
         var expander = Expander(settings: self, limit: limit)
         let expanded = try expander.parse(lines, file: nil, isSection: false)
-        var text: [UInt8] = []
-        text.reserveCapacity(expander.size)
-        for (index, line) in expanded.enumerated() {
-            if index > 0 { text.append(UInt8(ascii: "\n")) }
-            text += line.bytes
-        }
-        return ExpandedSource(text: text, origins: expanded.map(\.origin), files: expander.files, warnings: expander.warnings)
-    }
-
-    /// A line of a page or snippet, without its line feed.
-    fileprivate struct Line {
-        var bytes: [UInt8]
-        var origin: ExpandedSource.Origin
+        return ExpandedSource(expanded, files: expander.files, warnings: expander.warnings)
     }
 
     /// One page's expansion: the snippets open around the current one (never read again
     /// inside themselves), the files read and the warnings.
     private struct Expander {
+        typealias Line = ExpandedSource.Line
         let settings: SnippetIncludes
         let limit: Int
         var size = 0

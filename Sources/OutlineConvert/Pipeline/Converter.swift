@@ -34,6 +34,8 @@ public struct ConversionOptions: Equatable, Sendable {
     /// In an mkdocs project that turns on pymdownx snippets: how its Markdown pages pull
     /// other files in (`SnippetIncludes`).
     var snippets: SnippetIncludes?
+    /// In an mdBook project: its includes (`MdBookIncludes`).
+    var mdBookIncludes: MdBookIncludes?
     /// The default `maxInputSize`: 256 MiB.
     public static let defaultMaxInputSize = 256 << 20
 
@@ -114,16 +116,26 @@ public struct Converter: Sendable {
     /// `convert` for a page of a docs site, whose links `site` rewrites and collects.
     func convert(_ bytes: consuming [UInt8], file: String, site: PageSite?) throws -> Conversion {
         let inputSize = bytes.count
-        guard let snippets = options.snippets, format(of: file, ArraySlice<UInt8>()).reader.name == "mkdocs" else {
+        guard let expanded = try expandingIncludes(bytes, file: file) else {
             let document = try read(consume bytes, file: file)
             return emit(document, file: file, inputSize: inputSize, site: site)
         }
-        let expanded = try snippets.expand(bytes, file: file, limit: options.maxInputSize)
         do {
             let document = try read(expanded.text, file: file)
             return expanded.relocated(emit(document, file: file, inputSize: expanded.text.count, site: site), page: file)
         } catch {
             throw expanded.relocated(error, page: file)
+        }
+    }
+
+    /// The page `bytes` of `file` with the files it includes pulled in, in a project that
+    /// has includes (pymdownx snippets, mdBook's `{{#include}}`); nil in any other.
+    private func expandingIncludes(_ bytes: borrowing [UInt8], file: String) throws -> ExpandedSource? {
+        guard options.snippets != nil || options.mdBookIncludes != nil else { return nil }
+        switch format(of: file, ArraySlice<UInt8>()).reader.name {
+        case "mkdocs": return try options.snippets?.expand(copy bytes, file: file, limit: options.maxInputSize)
+        case "mdbook": return try options.mdBookIncludes?.expand(copy bytes, file: file, limit: options.maxInputSize)
+        default: return nil
         }
     }
 

@@ -9,7 +9,7 @@ internal import CCmark
 /// `language-title="x.py"`. A `title` shows above the code as mkdocs-material shows it:
 /// `<div class="outline-code-title">x.py</div>`. `linenums="1"` numbers the lines and
 /// `hl_lines="2 4-5"` marks lines (pymdownx.highlight); in an mdBook project (`hidesRustLines`)
-/// a Rust block's lines that start with `#` and a space (mdBook's "boring" lines) are
+/// a Rust block's lines that start with `#` and a space, or are `#` alone (mdBook's "boring" lines), are
 /// hidden, with a button that shows them. Such a block is written a line a span
 /// (`<span class="outline-line">`), which Prism keeps (its keep-markup plugin). The
 /// Markdown writer keeps the fence as written; plain text shows the code alone, as it does
@@ -150,16 +150,19 @@ struct CodeInfoExtension: MarkdownExtension {
             }
         }
 
-        /// mdBook's reading of a Rust line (its `^(\s*)#(.)(.*)$`): `# x` and `#x` are
-        /// hidden and shown without the `#` (and the space); `##x` is `#x` shown; `#!` and
-        /// `#[` are code. Nil when the line is none of these.
+        /// mdBook's reading of a Rust line (its `^(\s*)#(.?)(.*)$`, mdBook 0.5): `# x` and a
+        /// `#` alone are hidden, shown without the `#` and the space; `##x` is `#x` shown;
+        /// any other (`#!`, `#[`, `#x`) is code. Nil when the line is code.
         static func boring(_ line: [UInt8]) -> (line: [UInt8], hidden: Bool)? {
             let indent = line.prefix { $0 == .space || $0 == .tab }.count
-            guard indent + 1 < line.count, line[indent] == UInt8(ascii: "#"), line[indent + 1] != .lineFeed else { return nil }
-            let next = line[indent + 1]
-            if next == UInt8(ascii: "#") { return (Array(line[..<indent]) + line[(indent + 1)...], false) }
-            if next == UInt8(ascii: "!") || next == UInt8(ascii: "[") { return nil }
-            return (Array(line[..<indent]) + line[(indent + (next == .space ? 2 : 1))...], true)
+            guard indent < line.count, line[indent] == UInt8(ascii: "#") else { return nil }
+            let next = indent + 1 < line.count ? line[indent + 1] : .lineFeed
+            switch next {
+            case UInt8(ascii: "#"): return (Array(line[..<indent]) + line[(indent + 1)...], false)
+            case .lineFeed, .carriageReturn: return (Array(line[..<indent]) + line[(indent + 1)...], true)
+            case .space: return (Array(line[..<indent]) + line[(indent + 2)...], true)
+            default: return nil
+            }
         }
     }
 

@@ -1,0 +1,3 @@
+pub fn myfn() -> () {
+    println!("MyStruct#myfn()");
+}

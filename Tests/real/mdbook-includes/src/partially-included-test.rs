@@ -1,0 +1,7 @@
+fn some_function() {
+    println!("some function");
+}
+
+fn main() {
+    some_function();
+}
