@@ -236,10 +236,11 @@
         return a;
       }
       // A folder is [title, index page or -1, entries…]; an entry a page number, a folder,
-      // or a link out of the site ({title, url}: mkdocs' nav holds them).
+      // or a link out of the site ({title, url}: mkdocs' nav holds them; without a URL, an
+      // mdBook draft chapter, shown as text).
       function out(entry) {
-        var a = document.createElement("a");
-        a.href = entry.url;
+        var a = document.createElement(entry.url ? "a" : "span");
+        if (entry.url) a.href = entry.url; else a.className = "outline-draft";
         a.textContent = entry.title;
         return a;
       }

@@ -89,7 +89,7 @@ def plain(text):
 def test_pages_hold_what_mdbook_includes(tmp_path, expected, ours):
     out, _ = built(tmp_path)
     theirs = [unwrapped(b[1]) if b[0] == "pre" else plain(b[1]) for b in content(BOOK / "expected" / expected)]
-    mine = [b[1] for b in content(out / "src" / ours)]
+    mine = [b[1] for b in content(out / ours)]
     assert mine == theirs
     assert theirs  # (the page holds blocks: the comparison compared something)
 
@@ -97,7 +97,7 @@ def test_pages_hold_what_mdbook_includes(tmp_path, expected, ours):
 def test_nesting_stops_at_mdbooks_depth_with_a_located_warning(tmp_path):
     out, stderr = built(tmp_path)
     assert "mdbook-includes/src/recursive.md:2:1: warning: includes are nested more than 10 deep here" in stderr
-    text = (out / "src" / "recursive.html").read_text()
+    text = (out / "recursive.html").read_text()
     assert text.count("Around the world, around the world") == 11
 
 
@@ -116,7 +116,7 @@ def test_what_cannot_be_included_is_left_as_written_and_said(tmp_path):
         in result.stderr
     assert "book/src/page.md:7:5: warning: the included file '../../secret.rs' is outside the book's folder" in result.stderr
     assert "book/src/page.md:7:38: warning: the included file 'link.rs' is outside the book's folder" in result.stderr
-    page = (tmp_path / "site" / "src" / "page.html").read_text()
+    page = (tmp_path / "site" / "page.html").read_text()
     assert "TOP SECRET" not in page
     assert "{{#include missing.rs}}" in html.unescape(page)
     assert "{{#include kept.rs}}" in html.unescape(page)
@@ -138,4 +138,4 @@ def test_editing_an_included_file_rebuilds_its_pages(tmp_path):
     again = run()
     # (sample.md itself, and the two pages that include it.)
     assert "3 written" in again, again
-    assert "edited include" in (tmp_path / "site" / "src" / "relative" / "includes.html").read_text()
+    assert "edited include" in (tmp_path / "site" / "relative" / "includes.html").read_text()

@@ -20,6 +20,9 @@ struct DocsSite: Sendable {
     }
     /// The labels the project's `nav` gives pages, by input (`MkDocsConfig.labels`).
     private var labels: [String: String] = [:]
+    /// The mdBook project the site is the pages of, if any: its `SUMMARY.md` lays out the
+    /// navigation.
+    var book: MdBookProject?
     /// Whether the site has a home page: an `index.html` at its top.
     var home = false
     /// The project's stylesheets and scripts every page loads (`Extras`).
@@ -138,16 +141,23 @@ struct DocsSite: Sendable {
     func navigation(of jobs: [BatchJob], drafts: [BatchRunner.Draft]) -> SiteNavigation {
         var sources: [SiteNavigation.Source] = []
         var summaries: [(job: BatchJob, text: String)] = []
+        var bookSummary: (MdBookSummary, folder: String)?
         for (job, draft) in zip(jobs, drafts) {
             if Path.lastComponent(job.input) == "SUMMARY.md" {
-                if let bytes = try? Files.read(job.input, limit: 16 << 20) { summaries.append((job, String(decoding: bytes, as: UTF8.self))) }
+                guard let bytes = try? Files.read(job.input, limit: 16 << 20) else { continue }
+                let text = String(decoding: bytes, as: UTF8.self)
+                if let book, Path.same(BatchPlan.absolute(job.input), BatchPlan.absolute(book.summary)) {
+                    bookSummary = (MdBookSummary(text, file: job.input), BatchPlan.absolute(book.sourceFolder))
+                } else {
+                    summaries.append((job, text))
+                }
                 continue
             }
             let (title, facts) = draft.result
             guard let title else { continue }  // (a page that failed is in no navigation)
             sources.append(SiteNavigation.Source(job: job, title: title, order: facts?.order, titleHTML: facts?.titleHTML))
         }
-        return SiteNavigation(sources, outputDirectory: outputDirectory, summaries: summaries, project: project)
+        return SiteNavigation(sources, outputDirectory: outputDirectory, summaries: summaries, project: project, book: bookSummary)
     }
 
     /// The files this site makes itself at its root, whatever its options: no asset may be

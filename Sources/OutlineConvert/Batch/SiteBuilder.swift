@@ -98,6 +98,12 @@ package struct SiteBuilder {
             let docs = MkDocsConfig.docsFolder(ofProject: settings.inputs[0], config: settings.projectConfig)
         {
             settings.inputs = [docs]
+        } else if conversion.to == .html, settings.inputs.count == 1, settings.projectConfig == .found,
+            Files.isRegularFile(Path.join(settings.inputs[0], "book.toml")),
+            let book = MdBookProject.load(forTreeAt: settings.inputs[0]), Files.isDirectory(book.sourceFolder)
+        {
+            // (And a book's, its `src`.)
+            settings.inputs = [book.sourceFolder]
         }
         self.settings = settings
         self.reporter = reporter
@@ -229,11 +235,9 @@ package struct SiteBuilder {
             project = config
             if config.nav != nil { reporter.note("\(root): its mkdocs.yml has a nav: it is the site's navigation") }
         }
-        if settings.projectConfig == .found,
-            let book = [root, Path.join(root, "..")].first(where: { Files.isRegularFile(Path.join($0, "book.toml")) })
-        {
+        if settings.projectConfig == .found, let book = MdBookProject.load(forTreeAt: root) {
             conversion.isMdBook = true
-            conversion.mdBookIncludes = MdBookIncludes(project: book)
+            conversion.mdBookIncludes = MdBookIncludes(project: book.folder)
             reporter.note("\(root): a book.toml is beside it: Markdown is read as mdBook reads it")
         }
         guard conversion.to == .html, let app = WikiIndex.app(of: root) else { return (conversion, project) }
@@ -252,6 +256,11 @@ package struct SiteBuilder {
         options.siteURL = options.siteURL ?? project?.siteURL
         var docs = DocsSite(links: SiteLinks(jobs: plan.jobs, outputDirectory: outputDirectory), outputDirectory: outputDirectory, options: options)
         docs.project = project
+        if settings.projectConfig == .found, settings.inputs.count == 1, let book = MdBookProject.load(forTreeAt: settings.inputs[0]),
+            book.sourceFolderIs(settings.inputs)
+        {
+            docs.book = book
+        }
         if let project {
             let (extras, warnings) = DocsSite.Extras.of(project, outputDirectory: outputDirectory, scripts: unsafe)
             docs.extras = extras

@@ -31,7 +31,7 @@ struct SiteNavigation: Sendable {
     }
 
     /// An entry of a folder: a page (by its number in `pages`), a folder, or a link out
-    /// of the site (from `nav`).
+    /// of the site (from `nav`; without a URL, an mdBook draft chapter).
     enum Entry: Sendable, Equatable {
         case page(Int)
         case folder(Folder)
@@ -74,7 +74,8 @@ struct SiteNavigation: Sendable {
     /// `summaries` are the `SUMMARY.md` inputs with their text; `project` the `mkdocs.yml`
     /// whose `nav` lays the site out, if any.
     package init(
-        _ sources: [Source], outputDirectory: String, summaries: [(job: BatchJob, text: String)] = [], project: MkDocsConfig? = nil
+        _ sources: [Source], outputDirectory: String, summaries: [(job: BatchJob, text: String)] = [], project: MkDocsConfig? = nil,
+        book: (summary: MdBookSummary, folder: String)? = nil
     ) {
         let base = BatchPlan.absolute(outputDirectory)
         var pages: [Page] = []
@@ -118,7 +119,10 @@ struct SiteNavigation: Sendable {
             }
         }
         var configured: Folder?
-        if let project, let nav = project.nav {
+        if let book {
+            warnings += book.summary.warnings
+            configured = Self.tree(book.summary, folder: book.folder, pages: byInput, titles: &titles, warnings: &warnings)
+        } else if let project, let nav = project.nav {
             let docsFolder = BatchPlan.absolute(project.docsFolder)
             configured = Self.tree(nav, docsFolder: docsFolder, pages: byInput, titles: &titles, warnings: &warnings)
         }
@@ -300,6 +304,52 @@ struct SiteNavigation: Sendable {
 
     // MARK: - SUMMARY.md
 
+    /// The outline an mdBook project's `summary` lays out (its pages from `folder`): its
+    /// chapters in order, a chapter with sub-chapters a folder whose index page it is, its
+    /// parts titled folders, its drafts entries without a link; prefix and suffix chapters
+    /// at the top. A chapter whose file is no page of the site is left out with a warning
+    /// (its sub-chapters kept, under its title).
+    private static func tree(
+        _ summary: MdBookSummary, folder: String, pages: [PathKey: Int], titles: inout [Int: String], warnings: inout [Diagnostic]
+    ) -> Folder {
+        func entry(_ chapter: MdBookSummary.Chapter) -> Entry? {
+            var page: Int?
+            if let target = chapter.target {
+                let (path, _, _) = SiteLinks.split(target)
+                page = pages[PathKey(BatchPlan.absolute(SiteLinks.decoded(path), in: folder))]
+                if let page {
+                    if titles[page] == nil, !chapter.title.isEmpty { titles[page] = chapter.title }
+                } else {
+                    warnings.append(Diagnostic(chapter.location, "SUMMARY.md names '\(Quote.snippet(path))', which is not a page of the site"))
+                }
+            }
+            let children = chapter.children.compactMap(entry)
+            if children.isEmpty { return page.map(Entry.page) ?? (chapter.target == nil ? .link(title: chapter.title, url: "") : nil) }
+            return .folder(Folder(name: "", index: page, title: page == nil ? chapter.title : nil, entries: children))
+        }
+        var root = Folder(name: "")
+        var part: Folder?
+        for item in summary.items {
+            switch item {
+            case .part(let title):
+                if let part { root.entries.append(.folder(part)) }
+                part = Folder(name: title, title: title)
+            case .chapter(let chapter, let numbered):
+                guard let made = entry(chapter) else { continue }
+                if numbered, part != nil {
+                    part?.entries.append(made)
+                } else {
+                    if let open = part { root.entries.append(.folder(open)) }  // (the suffix chapters follow every part)
+                    part = nil
+                    root.entries.append(made)
+                }
+            case .separator: break
+            }
+        }
+        if let part { root.entries.append(.folder(part)) }
+        return root
+    }
+
     /// The links of an mdBook `SUMMARY.md` (`[Title](path.md)`, in lists or alone), in
     /// order, with their 1-based line and column, as cmark reads them.
     static func summaryLinks(_ text: String) -> [(text: String, target: String, line: Int, column: Int)] {
@@ -398,6 +448,8 @@ struct SiteNavigation: Sendable {
                 let title = Self.title(of: sub, pages: pages)
                 html += "<li><details open><summary>" + (sub.index.map { link($0, title: title) } ?? escaped(title))
                 html += "</summary>\n" + folderHTML(sub, top: false) + "</details></li>\n"
+            case .link(let title, let url) where url.isEmpty:
+                html += "<li><span class=\"outline-draft\">\(escaped(title))</span></li>\n"
             case .link(let title, let url):
                 html += "<li><a href=\"\(escaped(url))\">\(escaped(title))</a></li>\n"
             }

@@ -1,0 +1,133 @@
+"""An mdBook project's SUMMARY.md lays out its site (docs/sites.md, "mdBook projects").
+
+mdBook has no build here, so the oracle is its summary parser's own test suite
+(mdbook-summary's `lib.rs`, commit 641d06a, MPL-2.0): each source below is one of its
+tests, and the structure it expects (chapters, their nesting, parts, drafts, separators)
+is transcribed as mdBook's test states it. Our site's navigation must have that
+structure: a chapter with sub-chapters is a folder whose page is the chapter's (never a
+second folder entry), a part a titled folder of the numbered chapters after it, a draft
+an entry without a link, prefix and suffix chapters at the top."""
+import json
+import re
+import subprocess
+
+import pytest
+
+from conftest import TOOL
+
+
+def link(name, location, nested=()):
+    """mdBook's `SummaryItem::Link` (location None: a draft)."""
+    return ("link", name, location, list(nested))
+
+
+def part(title):
+    return ("part", title)
+
+
+SEPARATOR = ("separator",)
+
+# (source, mdBook's items as its test expects them; prefix, numbered and suffix in order.)
+CASES = {
+    "parse_some_prefix_items": ("[First](./first.md)\n[Second](./second.md)\n",
+                                [link("First", "first.md"), link("Second", "second.md")]),
+    "parse_prefix_items_with_a_separator": ("[First](./first.md)\n\n---\n\n[Second](./second.md)\n",
+                                            [link("First", "first.md"), SEPARATOR, link("Second", "second.md")]),
+    "parse_nested_numbered_chapters": ("- [First](./first.md)\n  - [Nested](./nested.md)\n- [Second](./second.md)",
+                                       [link("First", "first.md", [link("Nested", "nested.md")]), link("Second", "second.md")]),
+    "parse_numbered_chapters_separated_by_comment": ("- [First](./first.md)\n<!-- this is a comment -->\n- [Second](./second.md)",
+                                                     [link("First", "first.md"), link("Second", "second.md")]),
+    "parse_titled_parts": ("- [First](./first.md)\n- [Second](./second.md)\n# Title 2\n- [Third](./third.md)\n\t- [Fourth](./fourth.md)",
+                           [link("First", "first.md"), link("Second", "second.md"), part("Title 2"),
+                            link("Third", "third.md", [link("Fourth", "fourth.md")])]),
+    "can_have_a_subheader_between_nested_items": ("- [First](./first.md)\n\n## Subheading\n\n- [Second](./second.md)\n",
+                                                  [link("First", "first.md"), link("Second", "second.md")]),
+    "an_empty_link_location_is_a_draft_chapter": ("- [Empty]()\n", [link("Empty", None)]),
+    "keep_numbering_after_separator": ("- [First](./first.md)\n---\n- [Second](./second.md)\n---\n- [Third](./third.md)\n",
+                                       [link("First", "first.md"), SEPARATOR, link("Second", "second.md"), SEPARATOR,
+                                        link("Third", "third.md")]),
+    "add_space_for_multi_line_chapter_names": ("- [Chapter\ntitle](./chapter.md)", [link("Chapter title", "chapter.md")]),
+    "allow_space_in_link_destination": ("- [test1](./test%20link1.md)\n- [test2](<./test link2.md>)",
+                                        [link("test1", "test link1.md"), link("test2", "test link2.md")]),
+    # (mdBook's `parse_initial_title` and the whole of a summary with every piece.)
+    "every_piece": ("# Summary\n\n[Intro](intro.md)\n\n---\n\n- [Hello](hello.md)\n    - [Comments](hello/comment.md)\n"
+                    "- [Later]()\n\n# Reference\n\n- [Types](types.md)\n\n---\n\n[Thanks](thanks.md)\n",
+                    [link("Intro", "intro.md"), SEPARATOR, link("Hello", "hello.md", [link("Comments", "hello/comment.md")]),
+                     link("Later", None), part("Reference"), link("Types", "types.md"), SEPARATOR, link("Thanks", "thanks.md")]),
+}
+
+
+def expected_navigation(items):
+    """mdBook's items as our navigation shows them: a chapter by its name, one with
+    sub-chapters as [name, its page's name, sub-chapters], a part as [title, None,
+    chapters], a draft as ("draft", name); separators draw nothing."""
+    def chapter(item):
+        _, name, location, nested = item
+        if location is None and not nested:
+            return ("draft", name)
+        return [name, name if location else None, [chapter(n) for n in nested]] if nested else name
+    top, current = [], None
+    for item in items:
+        if item[0] == "part":
+            current = [item[1], None, []]
+            top.append(current)
+        elif item[0] == "link":
+            # (Only list chapters, the numbered ones, belong to a part; the tests' links
+            # after a part are all numbered but "Thanks", a suffix chapter.)
+            (current[2] if current is not None and item[1] != "Thanks" else top).append(chapter(item))
+    return top
+
+
+def files_of(items):
+    for item in items:
+        if item[0] == "link":
+            if item[2]:
+                yield item[2]
+            yield from files_of(item[3])
+
+
+def our_navigation(site):
+    data = json.loads(re.search(r"outlineSiteNavigation\((.*)\);", (site / "outline-site" / "nav.js").read_text(), re.S).group(1))
+    pages = data["pages"]
+
+    def node(entry):
+        if isinstance(entry, int):
+            return pages[entry][1]
+        if isinstance(entry, dict):
+            return ("draft", entry["title"]) if not entry["url"] else entry["title"]
+        return [entry[0], pages[entry[1]][1] if entry[1] >= 0 else None, [node(e) for e in entry[2:]]]
+    return [node(e) for e in data["tree"][2:]]
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_the_navigation_is_the_summary_as_mdbook_parses_it(tmp_path, name):
+    source, items = CASES[name]
+    book = tmp_path / "book"
+    (book / "src").mkdir(parents=True)
+    (book / "book.toml").write_text('[book]\ntitle = "Book"\n')
+    (book / "src" / "SUMMARY.md").write_text(source)
+    for file in files_of(items):
+        (book / "src" / file).parent.mkdir(parents=True, exist_ok=True)
+        (book / "src" / file).write_text(f"# Page of {file}\n\ntext\n")
+    (book / "src" / "not-in-summary.md").write_text("# Left out\n")
+    result = subprocess.run([TOOL, "book", "-o", "site", "--no-cache"], cwd=tmp_path, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert "warning" not in result.stderr, result.stderr
+    assert our_navigation(tmp_path / "site") == expected_navigation(items)
+    # (Given the book's folder, the site is its `src`; a page left out of SUMMARY.md is
+    # built, in no navigation, as mdBook leaves it unlisted.)
+    assert (tmp_path / "site" / "not-in-summary.html").exists()
+
+
+def test_what_summary_names_wrongly_is_said_where_it_is(tmp_path):
+    book = tmp_path / "book"
+    (book / "src").mkdir(parents=True)
+    (book / "book.toml").write_text("[book]\n")
+    (book / "src" / "SUMMARY.md").write_text("- [A](a.md)\n- Not a link\n- [Gone](gone.md)\n\n[Suffix](a.md)\n\n- [Late](a.md)\n")
+    (book / "src" / "a.md").write_text("# A\n")
+    result = subprocess.run([TOOL, "book", "-o", "site", "--no-cache"], cwd=tmp_path, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert "book/src/SUMMARY.md:2:3: warning: an item of SUMMARY.md's chapters does not start with a link" in result.stderr
+    assert "book/src/SUMMARY.md:3:3: warning: SUMMARY.md names 'gone.md', which is not a page of the site" in result.stderr
+    assert "book/src/SUMMARY.md:7:1: warning: mdBook's suffix chapters cannot be followed by a list or a part" in result.stderr
+    assert our_navigation(tmp_path / "site") == ["A", "A"]
