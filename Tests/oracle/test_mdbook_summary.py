@@ -131,3 +131,42 @@ def test_what_summary_names_wrongly_is_said_where_it_is(tmp_path):
     assert "book/src/SUMMARY.md:3:3: warning: SUMMARY.md names 'gone.md', which is not a page of the site" in result.stderr
     assert "book/src/SUMMARY.md:7:1: warning: mdBook's suffix chapters cannot be followed by a list or a part" in result.stderr
     assert our_navigation(tmp_path / "site") == ["A", "A"]
+
+
+def test_book_toml_names_the_site_and_gives_its_links(tmp_path):
+    book = tmp_path / "book"
+    (book / "pages" / "guide").mkdir(parents=True)
+    (book / "book.toml").write_text(
+        '[book]\ntitle = "The Book"\nsrc = "pages"\nauthors = ["A", "B"]\n\n[output.html]\n'
+        'git-repository-url = "https://github.com/me/book"\nedit-url-template = "https://github.com/me/book/edit/main/{path}"\n'
+        '\n[output.html.playground]\neditable = true\n')
+    (book / "pages" / "SUMMARY.md").write_text("[Intro](README.md)\n\n- [Guide](guide/start.md)\n")
+    (book / "pages" / "README.md").write_text("# Welcome\n")
+    (book / "pages" / "guide" / "start.md").write_text("# Getting started\n")
+    result = subprocess.run([TOOL, "book", "-o", "site", "--no-cache"], cwd=tmp_path, capture_output=True, text=True)
+    assert result.returncode == 0 and "warning" not in result.stderr, result.stderr
+    page = (tmp_path / "site" / "guide" / "start.html").read_text()
+    # (mdBook titles a chapter's page by its SUMMARY.md name and the book's title.)
+    assert "<title>Guide - The Book</title>" in page
+    assert 'href="https://github.com/me/book"' in page
+    assert 'href="https://github.com/me/book/edit/main/pages/guide/start.md"' in page
+    assert our_navigation(tmp_path / "site") == ["Intro", "Guide"]
+
+
+@pytest.mark.parametrize("toml, message", [
+    ('[book]\ntitle = 1\n', "book.toml:2:1: warning: book.title is not a string; it is not used"),
+    ('[book]\ntitle = "x"\nsrc = "../elsewhere"\n', "book.toml:3:1: warning: book.src '../elsewhere' is not inside the book's folder"),
+    ('[book\ntitle = "x"\n', "book.toml:1:6: warning: a table header is not closed with ]; the book is read with mdBook's defaults"),
+    ('[book]\ntitle = "x"\ntitle = "y"\n', "book.toml:3:1: warning: the key title is defined a second time"),
+    ('[book]\ncreated = 2024-01-01\n', "book.toml:2:11: warning: dates and times are not read here"),
+])
+def test_a_bad_book_toml_is_a_located_warning_and_the_book_is_built(tmp_path, toml, message):
+    book = tmp_path / "book"
+    (book / "src").mkdir(parents=True)
+    (book / "book.toml").write_text(toml)
+    (book / "src" / "SUMMARY.md").write_text("- [A](a.md)\n")
+    (book / "src" / "a.md").write_text("# A\n")
+    result = subprocess.run([TOOL, "book", "-o", "site", "--no-cache"], cwd=tmp_path, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert "book/" + message in result.stderr, result.stderr
+    assert our_navigation(tmp_path / "site") == ["A"]

@@ -22,7 +22,9 @@ struct DocsSite: Sendable {
     private var labels: [String: String] = [:]
     /// The mdBook project the site is the pages of, if any: its `SUMMARY.md` lays out the
     /// navigation.
-    var book: MdBookProject?
+    var book: MdBookProject? {
+        didSet { labels = book?.labels ?? project?.labels ?? [:] }
+    }
     /// Whether the site has a home page: an `index.html` at its top.
     var home = false
     /// The project's stylesheets and scripts every page loads (`Extras`).
@@ -97,7 +99,7 @@ struct DocsSite: Sendable {
         page.search = SearchText()
         page.code = CodeLanguages()
         page.canonical = siteURL.map { $0 + page.href }
-        page.siteName = project?.siteName
+        page.siteName = project?.siteName ?? book?.title
         page.navLabel = labels[BatchPlan.absolute(job.input)]
         page.stylesheets = extras.stylesheets.map { Self.isAddress($0) ? $0 : page.root + $0 }
         page.scripts = extras.scripts.map { Self.isAddress($0) ? $0 : page.root + $0 }
@@ -105,6 +107,9 @@ struct DocsSite: Sendable {
             page.repository = project.repository
             page.editLink = Path.relative(BatchPlan.absolute(job.input), below: BatchPlan.absolute(project.docsFolder)).flatMap(
                 project.editLink(path:))
+        } else if let book {
+            page.repository = book.repository
+            page.editLink = Path.relative(BatchPlan.absolute(job.input), below: BatchPlan.absolute(book.sourceFolder)).flatMap(book.editLink(path:))
         }
         if home {
             page.homeLink = page.href == "index.html" ? "index.html" : page.root + "index.html"

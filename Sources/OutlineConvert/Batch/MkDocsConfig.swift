@@ -141,7 +141,7 @@ package struct MkDocsConfig: Sendable {
 
     /// The folder that holds `root`, written as short as it can be (it names the file in
     /// messages): `docs` is in `.`, `a/docs/` in `a`, `.` in `..`.
-    private static func folderAbove(_ root: String) -> String {
+    static func folderAbove(_ root: String) -> String {
         var folder = root
         while folder.count > 1, folder.hasSuffix("/") { folder.removeLast() }
         let last = Path.lastComponent(folder)
@@ -237,18 +237,14 @@ package struct MkDocsConfig: Sendable {
         var repository: (url: String, name: String)?
         var host = ""
         if let node = config?["repo_url"], let url = text("repo_url") {
-            let lower = url.lowercased()
-            let rest = lower.hasPrefix("https://") ? lower.dropFirst(8) : lower.hasPrefix("http://") ? lower.dropFirst(7) : nil
-            host = rest.map { String($0.prefix { $0 != "/" && $0 != "?" && $0 != "#" }) } ?? ""
-            if host.isEmpty {
+            host = Self.host(of: url) ?? ""
+            if let name = repositoryName(of: url) {
+                repository = (url, text("repo_name") ?? name)
+            } else {
                 warnings.append(
                     Diagnostic(
                         SourceLocation(file: file, line: node.line, column: node.column),
                         "repo_url '\(Quote.snippet(url))' is not an http:// or https:// address; it is not shown"))
-            } else {
-                let named = ["github.com": "GitHub", "bitbucket.org": "Bitbucket", "gitlab.com": "GitLab"][host]
-                let first = host.prefix { $0 != "." }
-                repository = (url, text("repo_name") ?? named ?? (first.prefix(1).uppercased() + first.dropFirst()))
             }
         }
         if let template = text("edit_uri_template"), !template.isEmpty { return (repository, template) }
@@ -258,6 +254,24 @@ package struct MkDocsConfig: Sendable {
                 ? nil : ["github.com": "edit/master/docs/", "gitlab.com": "edit/master/docs/", "bitbucket.org": "src/default/docs/"][host])
         if let uri = edit, !uri.isEmpty, !uri.hasSuffix("/") { edit = uri + "/" }
         return (repository, edit.flatMap { $0.isEmpty ? nil : $0 })
+    }
+
+    /// The name of the repository at `url`, as mkdocs names it by its host (`GitHub`,
+    /// `GitLab`, `Bitbucket`, else the host's first part); nil when `url` is not an
+    /// `http:` or `https:` address.
+    static func repositoryName(of url: String) -> String? {
+        guard let host = host(of: url) else { return nil }
+        let first = host.prefix { $0 != "." }
+        return ["github.com": "GitHub", "bitbucket.org": "Bitbucket", "gitlab.com": "GitLab"][host]
+            ?? (first.prefix(1).uppercased() + first.dropFirst())
+    }
+
+    /// The host of an `http:` or `https:` address, lowercase; nil for any other.
+    private static func host(of url: String) -> String? {
+        let lower = url.lowercased()
+        let rest = lower.hasPrefix("https://") ? lower.dropFirst(8) : lower.hasPrefix("http://") ? lower.dropFirst(7) : nil
+        let host = rest.map { String($0.prefix { $0 != "/" && $0 != "?" && $0 != "#" }) } ?? ""
+        return host.isEmpty ? nil : host
     }
 
     /// The names of the entries of the top-level `markdown_extensions` of `config`; nil

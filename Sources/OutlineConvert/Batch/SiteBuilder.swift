@@ -113,12 +113,12 @@ package struct SiteBuilder {
     private var outputDirectory: String { settings.outputDirectory }
 
     /// The folders a `--watch` of this build watches: its inputs' (a file's folder), and the
-    /// folder of the `mkdocs.yml` found for the tree, whose configuration and snippets are
-    /// part of its pages.
+    /// folder of the `mkdocs.yml` or `book.toml` found for the tree, whose configuration
+    /// and includes are part of its pages.
     package var foldersToWatch: [String] {
         let roots = settings.inputs.map { Files.isDirectory($0) ? $0 : Path.parent($0) }
         guard conversion.to == .html, settings.projectConfig == .found, settings.inputs.count == 1,
-            let file = (try? MkDocsConfig.load(forTreeAt: settings.inputs[0]))??.file
+            let file = (try? MkDocsConfig.load(forTreeAt: settings.inputs[0]))??.file ?? MdBookProject.load(forTreeAt: settings.inputs[0])?.file
         else { return roots }
         let project = Path.parent(file)
         let inside = roots.allSatisfy { Path.isWithin(BatchPlan.absolute($0), BatchPlan.absolute(project)) }
@@ -133,12 +133,14 @@ package struct SiteBuilder {
         let reading = settings.check ? nil : cacheFile.map(BuildRecord.Reading.init)
         guard case .some(let config) = projectConfig() else { return .refused }
         guard var plan = plan(excluding: config?.docsFolderIs(settings.inputs) == true ? config?.excluded : nil) else { return .refused }
-        let (conversion, project) = withProject(plan, config: config)
+        let book = settings.projectConfig == .found && settings.inputs.count == 1 ? MdBookProject.load(forTreeAt: settings.inputs[0]) : nil
+        book?.warnings.forEach(reporter.warning)
+        let (conversion, project) = withProject(plan, config: config, book: book)
         for page in conversion.wikiIndex?.tagPages ?? [] {
             plan.addGenerated(page.relative, root: settings.inputs[0], outputDirectory: outputDirectory, format: conversion.to)
         }
         // HTML into a folder is a docs site: links between pages, assets, the link check.
-        let docs = conversion.to == .html ? docsSite(plan, project: project, unsafe: conversion.html.unsafe) : nil
+        let docs = conversion.to == .html ? docsSite(plan, project: project, book: book, unsafe: conversion.html.unsafe) : nil
         let record = reading.map { BuildRecord($0, key: recordKey(plan, conversion: conversion, site: docs)) }
         if !settings.check {
             // Earlier versions kept the record in the output folder, where a deploy published it.
@@ -222,7 +224,7 @@ package struct SiteBuilder {
     /// the dialect its `mkdocs.yml` configures, mdBook's reading, the index of the graph or vault (a single
     /// folder holding `logseq/config.edn` or `.obsidian/`: docs/sites.md); and the
     /// `mkdocs.yml` that lays out the site, if any.
-    private func withProject(_ plan: BatchPlan, config: MkDocsConfig?) -> (ConversionOptions, MkDocsConfig?) {
+    private func withProject(_ plan: BatchPlan, config: MkDocsConfig?, book: MdBookProject?) -> (ConversionOptions, MkDocsConfig?) {
         var conversion = self.conversion
         var project: MkDocsConfig?
         guard settings.inputs.count == 1, let root = settings.inputs.first, Files.isDirectory(root) else { return (conversion, nil) }
@@ -235,7 +237,7 @@ package struct SiteBuilder {
             project = config
             if config.nav != nil { reporter.note("\(root): its mkdocs.yml has a nav: it is the site's navigation") }
         }
-        if settings.projectConfig == .found, let book = MdBookProject.load(forTreeAt: root) {
+        if let book {
             conversion.isMdBook = true
             conversion.mdBookIncludes = MdBookIncludes(project: book.folder)
             reporter.note("\(root): a book.toml is beside it: Markdown is read as mdBook reads it")
@@ -250,17 +252,13 @@ package struct SiteBuilder {
 
     /// The docs site of an HTML run of `plan`: its links, and what its project shows on
     /// every page (scripts only when `unsafe`).
-    private func docsSite(_ plan: BatchPlan, project: MkDocsConfig?, unsafe: Bool) -> DocsSite {
+    private func docsSite(_ plan: BatchPlan, project: MkDocsConfig?, book: MdBookProject?, unsafe: Bool) -> DocsSite {
         var options = site
         // (`--site-url`, else the project's `site_url`.)
         options.siteURL = options.siteURL ?? project?.siteURL
         var docs = DocsSite(links: SiteLinks(jobs: plan.jobs, outputDirectory: outputDirectory), outputDirectory: outputDirectory, options: options)
         docs.project = project
-        if settings.projectConfig == .found, settings.inputs.count == 1, let book = MdBookProject.load(forTreeAt: settings.inputs[0]),
-            book.sourceFolderIs(settings.inputs)
-        {
-            docs.book = book
-        }
+        if let book, book.sourceFolderIs(settings.inputs) { docs.book = book }
         if let project {
             let (extras, warnings) = DocsSite.Extras.of(project, outputDirectory: outputDirectory, scripts: unsafe)
             docs.extras = extras
@@ -276,8 +274,11 @@ package struct SiteBuilder {
     /// every page shows of its project (its name, its pages' labels).
     private func recordKey(_ plan: BatchPlan, conversion: ConversionOptions, site docs: DocsSite?) -> String {
         let inputs = docs.map { docs in
-            [BuildRecord.hash(Array(plan.jobs.map(\.input).joined(separator: "\u{0}").utf8)), site.fingerprint, docs.project?.pageFingerprint ?? ""]
-                .joined(separator: "\u{0}")
+            [
+                BuildRecord.hash(Array(plan.jobs.map(\.input).joined(separator: "\u{0}").utf8)), site.fingerprint,
+                docs.project?.pageFingerprint ?? "", docs.book?.pageFingerprint ?? "",
+            ]
+            .joined(separator: "\u{0}")
         }
         return [conversion.fingerprint, settings.programIdentity, inputs ?? ""].joined(separator: "\u{0}")
     }
