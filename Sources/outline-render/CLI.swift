@@ -106,7 +106,9 @@ struct CLI {
             settings.cacheDirectory = parsed.cacheDirectory
             settings.noCache = parsed.noCache
             settings.projectConfig = parsed.projectConfig
-            let builder = SiteBuilder(conversion: options, site: parsed.site, settings: settings, reporter: reporter, temporaries: temporaries)
+            var site = parsed.site
+            site.reloads = parsed.watch  // (open pages reload themselves after a rebuild)
+            let builder = SiteBuilder(conversion: options, site: site, settings: settings, reporter: reporter, temporaries: temporaries)
             if parsed.watch { return watch(builder, output: output, reporter: reporter) }
             return max(Self.exitStatus(builder.build()), undecodableFailed)
         }

@@ -13,6 +13,8 @@ struct DocsSite: Sendable {
     package let index: String?
     /// `--site-url`, ending with `/`.
     package let siteURL: String?
+    /// Whether pages reload themselves after a rebuild (`SiteOptions.reloads`).
+    let reloads: Bool
     /// The `mkdocs.yml` of the site's project, if any: its navigation (`nav`, `not_in_nav`)
     /// and what every page shows of it (its name, repository, edit links).
     var project: MkDocsConfig? {
@@ -81,6 +83,7 @@ struct DocsSite: Sendable {
         self.outputDirectory = outputDirectory
         index = options.index ? Path.join(outputDirectory, "index.html") : nil
         siteURL = options.siteURL.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
+        reloads = options.reloads
     }
 
     /// What the page of `job` needs of the site.
@@ -100,6 +103,7 @@ struct DocsSite: Sendable {
         page.code = CodeLanguages()
         page.canonical = siteURL.map { $0 + page.href }
         page.siteName = project?.siteName ?? book?.title
+        page.reloads = reloads
         page.navLabel = labels[BatchPlan.absolute(job.input)]
         page.stylesheets = extras.stylesheets.map { Self.isAddress($0) ? $0 : page.root + $0 }
         page.scripts = extras.scripts.map { Self.isAddress($0) ? $0 : page.root + $0 }
@@ -123,6 +127,11 @@ struct DocsSite: Sendable {
     }
 
     private static func isAddress(_ href: String) -> Bool { SiteLinks.hasScheme(href) }
+
+    /// The URL of the output `output` (a path) from the output folder.
+    func href(ofOutput output: String) -> String {
+        Self.href(place(of: BatchPlan.absolute(output)))
+    }
 
     private static func href(_ components: [String]) -> String {
         components.map(PercentEncoding.unreserved.encoded).joined(separator: "/")

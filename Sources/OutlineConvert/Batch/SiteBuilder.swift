@@ -162,12 +162,21 @@ package struct SiteBuilder {
             navigation.warnings.forEach(reporter.warning)
             linkCheck.warnings.forEach(reporter.warning)
             made += copyAssets(linkCheck.assets, runner: runner, tally: tally)
-            made += writeSharedFiles(of: docs, navigation: navigation, runner: runner, tally: tally)
+            let shared = writeSharedFiles(of: docs, navigation: navigation, runner: runner, tally: tally)
+            made += shared.map(\.job.output)
             made += writeRedirects(of: docs, plan: plan, made: made, runner: runner, tally: tally)
             if let notFound = runner.notFoundPage(of: tally.pages, outputDirectory: outputDirectory) {
                 tally.add(notFound, countsAsPage: false)
                 Self.report(notFound, to: reporter)
                 made.append(notFound.job.output)
+            }
+            if site.reloads, !settings.check {
+                // (Not for the search index alone: a page shows none of it until searched.)
+                let search = docs.sharedFile("search.js")
+                let all = shared.contains { result in
+                    if case .written = result.outcome { !Path.same(result.job.output, search) } else { false }
+                }
+                made.append(writeReloadStamp(of: docs, pages: tally.pages, all: all, runner: runner))
             }
         }
         if site.index, let index = writeIndex(tally.pages, runner: runner, tally: tally) { made.append(index) }
@@ -331,7 +340,7 @@ package struct SiteBuilder {
 
     /// The site's navigation and style (`outline-site/`), its sitemap and its search index;
     /// returns their paths.
-    private func writeSharedFiles(of site: DocsSite, navigation: SiteNavigation, runner: BatchRunner, tally: BuildTally) -> [String] {
+    private func writeSharedFiles(of site: DocsSite, navigation: SiteNavigation, runner: BatchRunner, tally: BuildTally) -> [BatchResult] {
         let codeLanguages = Set(tally.pages.lazy.compactMap(\.facts).flatMap(\.codeLanguages))
         var results = site.sharedFiles(navigation: navigation, codeLanguages: codeLanguages).map { runner.write($0.bytes, to: $0.path) }
         results.append(runner.writeSearchIndex(of: site, navigation: navigation, pages: tally.pages))
@@ -339,7 +348,23 @@ package struct SiteBuilder {
             tally.add(result, countsAsPage: false)
             Self.report(result, to: reporter)
         }
-        return results.map(\.job.output)
+        return results
+    }
+
+    /// With `--watch`, `outline-site/reload.js` (`SiteOptions.reloads`), which every open
+    /// page polls: rewritten with a new stamp when this build wrote pages (their URLs), or
+    /// a file every page loads (`all`); returns its path.
+    private func writeReloadStamp(of site: DocsSite, pages: [BatchResult], all: Bool, runner: BatchRunner) -> String {
+        let path = site.sharedFile("reload.js")
+        let changed = pages.filter { if case .written = $0.outcome { true } else { false } }.map { site.href(ofOutput: $0.job.output) }
+        guard !changed.isEmpty || all || !Files.isRegularFile(path) else { return path }
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        let stamp = JSONEmitter.quoted("\(time.tv_sec).\(time.tv_nsec)")
+        let text = "outlineReload(\(stamp), [" + changed.map(JSONEmitter.quoted).joined(separator: ",") + "], \(all));\n"
+        let result = runner.write(Array(text.utf8), to: path)
+        if case .failed = result.outcome { Self.report(result, to: reporter) }
+        return path
     }
 
     /// The redirect pages of the site's project (`SiteRedirects`), none over what `made`

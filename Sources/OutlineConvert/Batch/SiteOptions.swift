@@ -6,6 +6,9 @@ package struct SiteOptions: Equatable, Sendable {
     package var siteURL: String?
     /// Also an `index.html` that outlines the pages, every page linking back to it (`--index`).
     package var index: Bool
+    /// With `--watch`: every page polls `outline-site/reload.js` and reloads itself after a
+    /// rebuild that changed it (from `file://` too: no server).
+    package var reloads = false
 
     /// A site with no address and no index page.
     package init(siteURL: String? = nil, index: Bool = false) {

@@ -72,6 +72,7 @@ public struct PageTemplate: Equatable, Sendable {
                     page.write("\"; document.body.appendChild(script); })();" as StaticString)
                 }
                 writeCode(&page)
+                if let site, site.reloads { Self.writeReloader(site, into: &page) }
             case .placeholder("lang"): page.write(escaping: lang)
             case .placeholder("index"):
                 guard let site else { continue }
@@ -86,6 +87,34 @@ public struct PageTemplate: Equatable, Sendable {
             case .placeholder: break
             }
         }
+    }
+
+    /// With `--watch`, what reloads the page after a rebuild that changed it: it adds
+    /// `outline-site/reload.js` as a script every second (which works from `file://`, where
+    /// nothing can be fetched), and that calls `outlineReload(stamp, pages, all)`: a new
+    /// stamp, with this page among the changed ones (or `all`), reloads it. The stamp seen
+    /// last is the root element's `data-outline-build`.
+    private static func writeReloader(_ site: PageSite, into page: inout ByteBuffer) {
+        page.write("\n(function () { var root = " as StaticString)
+        page.write(JSONEmitter.quoted(site.root))
+        page.write(", here = " as StaticString)
+        page.write(JSONEmitter.quoted(site.href))
+        page.write(
+            """
+            , seen = null;
+              window.outlineReload = function (stamp, pages, all) {
+                if (seen !== null && stamp !== seen && (all || pages.indexOf(here) >= 0)) return location.reload();
+                seen = stamp;
+                document.documentElement.setAttribute("data-outline-build", stamp);
+              };
+              (function poll() {
+                var script = document.createElement("script");
+                script.src = root + "outline-site/reload.js?" + Date.now();
+                script.onload = script.onerror = function () { script.remove(); setTimeout(poll, 1000); };
+                document.head.appendChild(script);
+              })();
+            })();
+            """ as StaticString)
     }
 
     /// `inline`, or in a site with navigation (whose pages share their style and script,
