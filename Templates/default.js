@@ -270,7 +270,39 @@
       tree.textContent = "";
       tree.appendChild(folder(data.tree, true).list);
       site.navigation = data;
+      breadcrumbs(data.tree);
     };
+    // The breadcrumbs: the sections of the navigation that hold this page, above it.
+    function trail(node) {
+      for (var i = 2; i < node.length; i++) {
+        var entry = node[i];
+        if (typeof entry === "number" && pages()[entry][0] === here) return [];
+        if (!Array.isArray(entry)) continue;
+        if (entry[1] >= 0 && pages()[entry[1]][0] === here) return [];
+        var inner = trail(entry);
+        if (inner) return [entry].concat(inner);
+      }
+      return null;
+    }
+    function pages() { return site.navigation.pages; }
+    function breadcrumbs(top) {
+      var path = trail(top), main = document.querySelector("main.outline");
+      if (!path || !path.length || !main) return;
+      var nav = document.createElement("nav"), list = document.createElement("ol");
+      nav.className = "outline-breadcrumbs";
+      nav.setAttribute("aria-label", "Breadcrumbs");
+      path.forEach(function (entry) {
+        var li = document.createElement("li"), a = document.createElement(entry[1] >= 0 ? "a" : "span");
+        if (entry[1] >= 0) a.href = root + pages()[entry[1]][0];
+        a.textContent = entry[0];
+        li.appendChild(a);
+        list.appendChild(li);
+      });
+      nav.appendChild(list);
+      var old = main.querySelector(":scope > .outline-breadcrumbs");
+      if (old) old.remove();
+      main.insertBefore(nav, main.firstChild);
+    }
     load("nav.js");
 
     // The search: sections whose title or text hold every word typed (case and accents

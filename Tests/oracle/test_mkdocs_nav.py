@@ -521,3 +521,41 @@ def test_config_names_the_file_and_no_config_reads_none(tmp_path):
     result = tool(tmp_path, ".", "-o", "none", "--config", "missing.yml")
     assert result.returncode == 2 and "missing.yml: error: --config: cannot read: no such file" in result.stderr
     assert not (tmp_path / "none").exists()
+
+
+def test_breadcrumbs_are_the_sections_mkdocs_puts_a_page_in(material_site, browser):  # noqa: F811
+    """Each page's breadcrumbs (drawn by its script from nav.js) are its ancestors in
+    mkdocs' navigation, the sections that hold it, outermost first."""
+    site, _ = material_site
+    ancestors, stack = {}, []
+    for depth, kind, title, target in mkdocs_navigation(MATERIAL, MATERIAL / "docs"):
+        del stack[depth:]
+        if kind == "section":
+            stack.append(title)
+        elif kind == "page":
+            ancestors.setdefault(target, list(stack))
+    chosen = sorted(t for t, a in ancestors.items() if a)[:8] + sorted(t for t, a in ancestors.items() if not a)[:2]
+    assert any(len(ancestors[t]) >= 2 for t in chosen)
+    browser.set_window_size(1400, 900)
+    for target in chosen:
+        browser.get((site / target).with_suffix(".html").as_uri())
+        WebDriverWait(browser, 30).until(lambda b: b.execute_script("return !!document.querySelector('.outline-index[data-outline-root]').navigation"))
+        crumbs = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "main .outline-breadcrumbs li")]
+        assert crumbs == ancestors[target], target
+
+
+def test_a_pages_contents_are_beside_it_on_wide_screens_only(material_site, browser):  # noqa: F811
+    site, _ = material_site
+    page = (site / "setup" / "setting-up-navigation.html")
+    assert '<nav class="outline-toc outline-toc-wide"' in page.read_text()
+    try:
+        browser.set_window_size(1500, 900)
+        browser.get(page.as_uri())
+        toc = browser.find_element(By.CSS_SELECTOR, ".outline-toc-wide")
+        main = browser.find_element(By.CSS_SELECTOR, "main.outline")
+        assert toc.is_displayed() and toc.rect["x"] >= main.rect["x"] + main.rect["width"]
+        assert "Instant loading" in toc.text
+        browser.set_window_size(900, 900)
+        assert not toc.is_displayed()
+    finally:
+        browser.set_window_size(1280, 900)

@@ -118,6 +118,9 @@ private struct Page {
     func render(_ outline: Outline, pageTitle: String, sizeHint: Int = 0, sink: OutputSink? = nil) -> [UInt8] {
         var html = ByteBuffer(capacity: sink == nil ? Self.estimatedSize(outline, sourceSize: sizeHint) : 0, sink: sink)
         let toc = options.toc || outline.asksForTableOfContents
+        // (A docs site's page with sections has one anyway, on wide screens only, as
+        // mkdocs-material shows one beside every page.)
+        let wideTOC = !toc && site?.navigation == true && (outline.nodes.count > 1 || outline.nodes.first?.children.isEmpty == false)
         if options.fragment {
             if toc { TableOfContents.write(outline, into: &html) }
             writeContent(outline, pageTitle: pageTitle, into: &html)
@@ -125,7 +128,7 @@ private struct Page {
             let lang = outline.language ?? "en"
             (options.template ?? .default).render(
                 title: pageTitle, lang: lang, site: site, into: &html,
-                toc: { toc ? TableOfContents.write(outline, into: &$0) : () },
+                toc: { toc || wideTOC ? TableOfContents.write(outline, wideOnly: wideTOC, into: &$0) : () },
                 code: {
                     let (ids, root) = (bodies.readers.code?.ids ?? [], site?.navigation == true ? site?.root : nil)
                     CodeHighlighting.writeScript(for: ids, root: root, into: &$0)
@@ -406,11 +409,13 @@ private struct Page {
 
 /// The table of contents (`--toc`): the outline's titles as nested links, built from
 /// `<details>`/`<summary>` like the outline itself, so that it collapses without script; a
-/// group starts open exactly when its section does.
+/// group starts open exactly when its section does. One a docs site gives every page
+/// (`wideOnly`) shows on wide screens only.
 enum TableOfContents {
-    static func write(_ outline: Outline, into html: inout ByteBuffer) {
+    static func write(_ outline: Outline, wideOnly: Bool = false, into html: inout ByteBuffer) {
         guard !outline.nodes.isEmpty else { return }
-        html.write("<nav class=\"outline-toc\" aria-label=\"Table of contents\">\n<details open><summary>Contents</summary>\n" as StaticString)
+        html.write(wideOnly ? "<nav class=\"outline-toc outline-toc-wide\"" as StaticString : "<nav class=\"outline-toc\"" as StaticString)
+        html.write(" aria-label=\"Table of contents\">\n<details open><summary>Contents</summary>\n" as StaticString)
         write(outline.nodes, into: &html)
         html.write("</details>\n</nav>\n" as StaticString)
     }
