@@ -559,3 +559,24 @@ def test_a_pages_contents_are_beside_it_on_wide_screens_only(material_site, brow
         assert not toc.is_displayed()
     finally:
         browser.set_window_size(1280, 900)
+
+
+def test_the_themes_logo_is_shown_before_the_sites_name(tmp_path, browser):  # noqa: F811
+    """mkdocs-material's `theme.logo`: an image of the docs folder, copied, shown on every
+    page (it loads from a page at any depth); one that is not there is a warning at it."""
+    logo = (ROOT / "Examples" / "docs" / "images" / "logo.png").read_bytes()
+    make(tmp_path, {"mkdocs.yml": "site_name: Logo\ntheme:\n  name: material\n  logo: assets/logo.png\n",
+                    "docs/index.md": "# Home\n", "docs/deep/page.md": "# Deep\n"})
+    (tmp_path / "docs" / "assets").mkdir()
+    (tmp_path / "docs" / "assets" / "logo.png").write_bytes(logo)
+    result = tool(tmp_path, ".", "-o", "site")
+    assert result.returncode == 0 and "warning" not in result.stderr, result.stderr
+    assert (tmp_path / "site" / "assets" / "logo.png").read_bytes() == logo
+    browser.get((tmp_path / "site" / "deep" / "page.html").as_uri())
+    image = browser.find_element(By.CSS_SELECTOR, "a.outline-site-name img.outline-site-logo")
+    assert browser.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0", image)
+    assert browser.find_element(By.CSS_SELECTOR, "a.outline-site-name").text == "Logo"
+    (tmp_path / "mkdocs.yml").write_text("site_name: Logo\ntheme:\n  logo: assets/gone.png\n")
+    result = tool(tmp_path, ".", "-o", "site")
+    assert "mkdocs.yml:3:9: warning: theme.logo 'assets/gone.png' is not there; it is left out" in result.stderr
+    assert "outline-site-logo" not in (tmp_path / "site" / "index.html").read_text()

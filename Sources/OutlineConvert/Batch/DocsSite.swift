@@ -38,6 +38,8 @@ struct DocsSite: Sendable {
     struct Extras: Sendable {
         var stylesheets: [String] = []
         var scripts: [String] = []
+        /// `theme.logo`.
+        var logo: String?
         var assets: [(source: String, output: String)] = []
 
         /// The extras of `project` for a site in `outputDirectory`, scripts only when they
@@ -64,6 +66,7 @@ struct DocsSite: Sendable {
                 return relative.split(separator: "/").map { PercentEncoding.unreserved.encoded(String($0)) }.joined(separator: "/")
             }
             extras.stylesheets = project.extraCSS.compactMap { add($0, as: "extra_css") }
+            extras.logo = project.logo.flatMap { add($0, as: "theme.logo") }
             if allowed {
                 extras.scripts = project.extraJavaScript.compactMap { add($0, as: "extra_javascript") }
             } else if let first = project.extraJavaScript.first {
@@ -105,6 +108,7 @@ struct DocsSite: Sendable {
         page.siteName = project?.siteName ?? book?.title
         page.reloads = reloads
         page.navLabel = labels[BatchPlan.absolute(job.input)]
+        page.logo = extras.logo.map { Self.isAddress($0) ? $0 : page.root + $0 }
         page.stylesheets = extras.stylesheets.map { Self.isAddress($0) ? $0 : page.root + $0 }
         page.scripts = extras.scripts.map { Self.isAddress($0) ? $0 : page.root + $0 }
         if let project {

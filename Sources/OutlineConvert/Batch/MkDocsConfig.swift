@@ -41,6 +41,9 @@ package struct MkDocsConfig: Sendable {
     let extraCSS: [(path: String, location: SourceLocation)]
     /// `extra_javascript`, as `extraCSS` (a mapping's `path`).
     let extraJavaScript: [(path: String, location: SourceLocation)]
+    /// `theme.logo` (mkdocs-material's): an image of the docs folder, or an address, shown
+    /// before the site's name.
+    let logo: (path: String, location: SourceLocation)?
 
     /// The redirects plugin's `redirect_maps` (`plugins: [redirects: {redirect_maps: …}]`):
     /// an old page's path from the docs folder, and where it now is, with where it is named.
@@ -68,7 +71,8 @@ package struct MkDocsConfig: Sendable {
     /// scripts, the labels of `nav` as titles, the edit links): a
     /// run's record is kept only while it is the same.
     var pageFingerprint: String {
-        ([siteName ?? "", siteURL ?? "", repository?.url ?? "", repository?.name ?? "", editTemplate ?? ""] + (extraCSS + extraJavaScript).map(\.path)
+        ([siteName ?? "", siteURL ?? "", repository?.url ?? "", repository?.name ?? "", editTemplate ?? "", logo?.path ?? ""]
+            + (extraCSS + extraJavaScript).map(\.path)
             + labels.map { $0.key + "\u{1}" + $0.value }.sorted())
             .joined(separator: "\u{0}")
     }
@@ -201,6 +205,9 @@ package struct MkDocsConfig: Sendable {
         }
         extraCSS = files("extra_css")
         extraJavaScript = files("extra_javascript")
+        logo = config?["theme"]?["logo"].flatMap { node in
+            node.isNull ? nil : node.text.map { ($0, SourceLocation(file: file, line: node.line, column: node.column)) }
+        }
         func patterns(_ key: String) -> GitIgnorePatterns? {
             guard let node = config?[key], !node.isNull else { return nil }
             let at = SourceLocation(file: file, line: node.line, column: node.column)

@@ -144,7 +144,23 @@ public struct PageTemplate: Equatable, Sendable {
             page.write("\"" as StaticString)
         }
         page.write(">" as StaticString)
-        if let name = site.siteName { writeLink(name, to: site.homeLink, class: "outline-site-name", into: &page) }
+        if let logo = site.logo {
+            // (The logo is the name's picture: the name, or "Home", is its text.)
+            page.write(
+                site.homeLink == nil ? "<span class=\"outline-site-name\">" as StaticString : "<a class=\"outline-site-name\" href=\"" as StaticString
+            )
+            if let home = site.homeLink {
+                page.write(escaping: home)
+                page.write("\">" as StaticString)
+            }
+            page.write("<img class=\"outline-site-logo\" src=\"" as StaticString)
+            page.write(escaping: logo)
+            page.write(site.siteName == nil ? "\" alt=\"Home\">" as StaticString : "\" alt=\"\">" as StaticString)
+            page.write(escaping: site.siteName ?? "")
+            page.write(site.homeLink == nil ? "</span>" as StaticString : "</a>" as StaticString)
+        } else if let name = site.siteName {
+            writeLink(name, to: site.homeLink, class: "outline-site-name", into: &page)
+        }
         if let repository = site.repository { writeLink(repository.name, to: repository.url, class: "outline-repo", into: &page) }
         if let edit = site.editLink { writeLink("Edit this page", to: edit, class: "outline-edit", into: &page) }
         if let indexLink = site.indexLink {

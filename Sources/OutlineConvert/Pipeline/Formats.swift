@@ -67,6 +67,8 @@ struct PageSite: Sendable {
     package var canonical: String?
     /// The site's name (mkdocs' `site_name`), shown on every page and in its title.
     var siteName: String?
+    /// The site's logo (mkdocs-material's `theme.logo`) from this page, before its name.
+    var logo: String?
     /// With `--watch`: the page reloads itself after a rebuild that changed it.
     var reloads = false
     /// The site's home page (its top `index.html`) from this page, when it has one.
