@@ -411,7 +411,8 @@ EXTRAS_PROJECT = {
     "docs/deep/er/page.md": "# Deep\n\nText.\n",
     "docs/css/extra.css": ".outline h1 { color: rgb(1, 2, 3); }\n",
     "docs/js/extra.js": "document.documentElement.setAttribute('data-extra', 'ran');\n",
-    "docs/js/module.js": "document.documentElement.setAttribute('data-module', 'ran');\n",
+    # (A module: as a classic script, its `export` is a syntax error and nothing runs.)
+    "docs/js/module.js": "document.documentElement.setAttribute('data-module', 'ran');\nexport {};\n",
     "outside.css": "h1 { color: red; }\n",
 }
 

@@ -37,7 +37,8 @@ struct DocsSite: Sendable {
     /// site's root, where it is copied (`assets`).
     struct Extras: Sendable {
         var stylesheets: [String] = []
-        var scripts: [String] = []
+        /// Scripts, each with whether it is a module (`type: module`).
+        var scripts: [(url: String, isModule: Bool)] = []
         /// `theme.logo`.
         var logo: String?
         var assets: [(source: String, output: String)] = []
@@ -68,7 +69,9 @@ struct DocsSite: Sendable {
             extras.stylesheets = project.extraCSS.compactMap { add($0, as: "extra_css") }
             extras.logo = project.logo.flatMap { add($0, as: "theme.logo") }
             if allowed {
-                extras.scripts = project.extraJavaScript.compactMap { add($0, as: "extra_javascript") }
+                extras.scripts = project.extraJavaScript.compactMap { script in
+                    add(script, as: "extra_javascript").map { ($0, project.moduleScripts.contains(script.path)) }
+                }
             } else if let first = project.extraJavaScript.first {
                 warnings.append(
                     Diagnostic(first.location, "extra_javascript is left out: its scripts would run in every reader's browser (--unsafe keeps them)"))
@@ -110,7 +113,7 @@ struct DocsSite: Sendable {
         page.navLabel = labels[BatchPlan.absolute(job.input)]
         page.logo = extras.logo.map { Self.isAddress($0) ? $0 : page.root + $0 }
         page.stylesheets = extras.stylesheets.map { Self.isAddress($0) ? $0 : page.root + $0 }
-        page.scripts = extras.scripts.map { Self.isAddress($0) ? $0 : page.root + $0 }
+        page.scripts = extras.scripts.map { (Self.isAddress($0.url) ? $0.url : page.root + $0.url, $0.isModule) }
         if let project {
             page.repository = project.repository
             page.editLink = Path.relative(BatchPlan.absolute(job.input), below: BatchPlan.absolute(project.docsFolder)).flatMap(

@@ -41,6 +41,8 @@ package struct MkDocsConfig: Sendable {
     let extraCSS: [(path: String, location: SourceLocation)]
     /// `extra_javascript`, as `extraCSS` (a mapping's `path`).
     let extraJavaScript: [(path: String, location: SourceLocation)]
+    /// The `extra_javascript` paths given as `{path: …, type: module}`: loaded as modules.
+    let moduleScripts: Set<String>
     /// `theme.logo` (mkdocs-material's): an image of the docs folder, or an address, shown
     /// before the site's name.
     let logo: (path: String, location: SourceLocation)?
@@ -72,7 +74,7 @@ package struct MkDocsConfig: Sendable {
     /// run's record is kept only while it is the same.
     var pageFingerprint: String {
         ([siteName ?? "", siteURL ?? "", repository?.url ?? "", repository?.name ?? "", editTemplate ?? "", logo?.path ?? ""]
-            + (extraCSS + extraJavaScript).map(\.path)
+            + (extraCSS + extraJavaScript).map(\.path) + moduleScripts.sorted()
             + labels.map { $0.key + "\u{1}" + $0.value }.sorted())
             .joined(separator: "\u{0}")
     }
@@ -205,6 +207,7 @@ package struct MkDocsConfig: Sendable {
         }
         extraCSS = files("extra_css")
         extraJavaScript = files("extra_javascript")
+        moduleScripts = Set((config?["extra_javascript"]?.items ?? []).compactMap { $0["type"]?.text == "module" ? $0["path"]?.text : nil })
         logo = config?["theme"]?["logo"].flatMap { node in
             node.isNull ? nil : node.text.map { ($0, SourceLocation(file: file, line: node.line, column: node.column)) }
         }

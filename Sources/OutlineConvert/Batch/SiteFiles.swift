@@ -43,7 +43,7 @@ extension BatchRunner {
             page.root = siteURL
             page.homeLink = page.homeLink.map { _ in siteURL + "index.html" }
             page.stylesheets = site.extras.stylesheets.map { SiteLinks.hasScheme($0) ? $0 : siteURL + $0 }
-            page.scripts = site.extras.scripts.map { SiteLinks.hasScheme($0) ? $0 : siteURL + $0 }
+            page.scripts = site.extras.scripts.map { (SiteLinks.hasScheme($0.url) ? $0.url : siteURL + $0.url, $0.isModule) }
         }
         page.canonical = nil
         page.editLink = nil

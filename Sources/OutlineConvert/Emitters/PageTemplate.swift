@@ -67,8 +67,10 @@ public struct PageTemplate: Equatable, Sendable {
                         "outline-site/outline.js\"; document.body.appendChild(script); })();"
                     ), site: site, into: &page)
                 for script in site?.scripts ?? [] {
-                    page.write("\n(function () { var script = document.createElement(\"script\"); script.src = \"" as StaticString)
-                    page.write(PercentEncoding.quotable.encoded(script))
+                    page.write("\n(function () { var script = document.createElement(\"script\"); " as StaticString)
+                    if script.isModule { page.write("script.type = \"module\"; " as StaticString) }
+                    page.write("script.src = \"" as StaticString)
+                    page.write(PercentEncoding.quotable.encoded(script.url))
                     page.write("\"; document.body.appendChild(script); })();" as StaticString)
                 }
                 writeCode(&page)

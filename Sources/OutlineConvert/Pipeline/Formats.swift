@@ -82,7 +82,7 @@ struct PageSite: Sendable {
     /// The project's own stylesheets and scripts (mkdocs' `extra_css`, `extra_javascript`),
     /// from this page, loaded after the site's.
     var stylesheets: [String] = []
-    var scripts: [String] = []
+    var scripts: [(url: String, isModule: Bool)] = []
     /// With the site's navigation: the page's sections for the site search, as written.
     var search: SearchText?
     /// With the site's navigation: the languages of the page's code blocks, as written (the
