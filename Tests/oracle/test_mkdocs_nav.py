@@ -581,3 +581,41 @@ def test_the_themes_logo_is_shown_before_the_sites_name(tmp_path, browser):  # n
     result = tool(tmp_path, ".", "-o", "site")
     assert "mkdocs.yml:3:9: warning: theme.logo 'assets/gone.png' is not there; it is left out" in result.stderr
     assert "outline-site-logo" not in (tmp_path / "site" / "index.html").read_text()
+
+
+VALIDATION_PAGES = {"docs/index.md": "# Home\n\n[a](nope.md) [b](#nope) [c](other.md#nope)\n", "docs/other.md": "# Other\n"}
+
+
+@pytest.mark.parametrize("validation", [
+    "",
+    "validation:\n  anchors: warn\n",
+    "validation:\n  links:\n    not_found: ignore\n    anchors: info\n  nav:\n    not_found: info\n",
+    "validation:\n  nav:\n    not_found: ignore\n  links:\n    anchors: ignore\n    not_found: info\n",
+])
+def test_validation_sets_each_problems_level_as_in_mkdocs(tmp_path, validation):
+    """mkdocs' own build is the oracle: each problem at the level (WARNING, INFO, none) it
+    logs it, with the configuration's `validation` and without."""
+    import subprocess
+    import sys
+    make(tmp_path, {"mkdocs.yml": "site_name: V\nnav:\n  - index.md\n  - gone.md\n" + validation, **VALIDATION_PAGES})
+    mkdocs = pathlib.Path(sys.executable).parent / "mkdocs"
+    theirs = subprocess.run([mkdocs, "build", "-d", "mkdocs-site"], cwd=tmp_path, capture_output=True, text=True).stderr
+    ours = tool(tmp_path, ".", "-o", "site", "-v").stderr
+
+    def their_level(marker):
+        line = next((l for l in theirs.splitlines() if marker in l), "")
+        return "warn" if line.startswith("WARNING") else "info" if line.startswith("INFO") else "none"
+
+    def our_level(marker):
+        line = next((l for l in ours.splitlines() if marker in l), "")
+        return "warn" if ": warning: " in line else "info" if ": info: " in line else "none"
+    problems = [("'gone.md' is included in the 'nav'", "nav names 'gone.md'"), ("link 'nope.md'", "no file 'nope.md'"),
+                ("link '#nope'", "no section 'nope' in this page"), ("link 'other.md#nope'", "no section 'nope' in docs/other.md")]
+    levels = [(their_level(theirs_marker), our_level(ours_marker)) for theirs_marker, ours_marker in problems]
+    assert [ours for _, ours in levels] == [theirs for theirs, _ in levels], (theirs, ours)
+
+
+def test_a_validation_level_that_is_none_is_a_warning_at_it(tmp_path):
+    make(tmp_path, {"mkdocs.yml": "validation:\n  links:\n    anchors: loud\n", **VALIDATION_PAGES})
+    result = tool(tmp_path, ".", "-o", "site")
+    assert "mkdocs.yml:3:14: warning: validation: links.anchors is not warn, info or ignore; mkdocs' default is used" in result.stderr

@@ -47,6 +47,20 @@ package struct MkDocsConfig: Sendable {
     /// before the site's name.
     let logo: (path: String, location: SourceLocation)?
 
+    /// `validation` (mkdocs 1.6): how loud each kind of problem with links is, by mkdocs'
+    /// levels and defaults.
+    struct Validation: Sendable {
+        enum Level: String, Sendable { case warn, info, ignore }
+        /// `links.not_found`: a link to a file that is not there.
+        var notFound = Level.warn
+        /// `links.anchors`: a link to a section that is not there (mkdocs: info by default).
+        var anchors = Level.info
+        /// `nav.not_found`: `nav` naming what is not a page.
+        var navNotFound = Level.warn
+    }
+
+    let validation: Validation
+
     /// The redirects plugin's `redirect_maps` (`plugins: [redirects: {redirect_maps: …}]`):
     /// an old page's path from the docs folder, and where it now is, with where it is named.
     let redirects: [(old: String, new: String, location: SourceLocation)]
@@ -220,6 +234,7 @@ package struct MkDocsConfig: Sendable {
             }
             return GitIgnorePatterns(text) { warnings.append(Diagnostic(at, "\(key): '\(Quote.snippet($0))' is not a pattern; it is left out")) }
         }
+        validation = Self.validation(config?["validation"], file: file, warnings: &warnings)
         excluded = GitIgnorePatterns(GitIgnorePatterns.mkDocsDefaults).followed(by: patterns("exclude_docs"))
         notInNav = patterns("not_in_nav")
         nav = config?["nav"].flatMap { $0.isNull ? nil : Self.navItems($0, file: file, warnings: &warnings) }
@@ -264,6 +279,28 @@ package struct MkDocsConfig: Sendable {
                 ? nil : ["github.com": "edit/master/docs/", "gitlab.com": "edit/master/docs/", "bitbucket.org": "src/default/docs/"][host])
         if let uri = edit, !uri.isEmpty, !uri.hasSuffix("/") { edit = uri + "/" }
         return (repository, edit.flatMap { $0.isEmpty ? nil : $0 })
+    }
+
+    /// The levels `validation` gives: `nav.x` and `links.x`, or `x` for both (mkdocs'
+    /// shorthand). A level that is not `warn`, `info` or `ignore` is a warning at it.
+    private static func validation(_ node: YAMLNode?, file: String, warnings: inout [Diagnostic]) -> Validation {
+        var validation = Validation()
+        guard let node, !node.isNull else { return validation }
+        func level(_ section: String, _ key: String) -> Validation.Level? {
+            guard let value = node[section]?[key] ?? node[key], !value.isNull else { return nil }
+            guard let text = value.text, let level = Validation.Level(rawValue: text) else {
+                warnings.append(
+                    Diagnostic(
+                        SourceLocation(file: file, line: value.line, column: value.column),
+                        "validation: \(section).\(key) is not warn, info or ignore; mkdocs' default is used"))
+                return nil
+            }
+            return level
+        }
+        validation.notFound = level("links", "not_found") ?? validation.notFound
+        validation.anchors = level("links", "anchors") ?? validation.anchors
+        validation.navNotFound = level("nav", "not_found") ?? validation.navNotFound
+        return validation
     }
 
     /// The name of the repository at `url`, as mkdocs names it by its host (`GitHub`,

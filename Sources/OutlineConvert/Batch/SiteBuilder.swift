@@ -160,7 +160,12 @@ package struct SiteBuilder {
         // (When no page converted, there is no site to navigate or search.)
         if let docs, let navigation, !tally.pages.isEmpty {
             navigation.warnings.forEach(reporter.warning)
-            linkCheck.warnings.forEach(reporter.warning)
+            // (An mkdocs project's `validation` sets how loud each kind is; elsewhere all warn.)
+            let levels = docs.project?.validation
+            navigation.navWarnings.forEach { report($0, at: levels?.navNotFound ?? .warn) }
+            for (problem, diagnostic) in linkCheck.warnings {
+                report(diagnostic, at: (problem == .anchor ? levels?.anchors : levels?.notFound) ?? .warn)
+            }
             made += copyAssets(linkCheck.assets, runner: runner, tally: tally)
             let shared = writeSharedFiles(of: docs, navigation: navigation, runner: runner, tally: tally)
             made += shared.map(\.job.output)
@@ -186,6 +191,15 @@ package struct SiteBuilder {
             complete: plan.failures.isEmpty && settings.inputs.allSatisfy { FileIdentity(path: $0) != nil }, tally: tally)
         reporter.summary(tally.summary(check: settings.check, skipped: plan.skipped.count))
         return tally.failed + tally.stale + tally.missing + reporter.promoted > 0 ? .failed : .succeeded
+    }
+
+    /// `diagnostic` as a warning, a `-v` note or nothing, by `level`.
+    private func report(_ diagnostic: Diagnostic, at level: MkDocsConfig.Validation.Level) {
+        switch level {
+        case .warn: reporter.warning(diagnostic)
+        case .info: reporter.note("\(diagnostic.location): info: \(diagnostic.message)")
+        case .ignore: break
+        }
     }
 
     /// The jobs: every input and what it writes; nil (and said) when the plan is refused.
@@ -296,9 +310,9 @@ package struct SiteBuilder {
     /// the link check runs once every page is read, before any is written: an asset that
     /// would land on a page or on a file the site makes stops the run (nil, nothing written).
     private func convertPages(_ plan: BatchPlan, site: DocsSite?, runner: BatchRunner, tally: BuildTally) -> (
-        navigation: SiteNavigation?, linkCheck: (warnings: [Diagnostic], assets: [(source: String, output: String)])
+        navigation: SiteNavigation?, linkCheck: (warnings: [(SiteCheck.Problem, Diagnostic)], assets: [(source: String, output: String)])
     )? {
-        var linkCheck: (warnings: [Diagnostic], assets: [(source: String, output: String)]) = ([], [])
+        var linkCheck: (warnings: [(SiteCheck.Problem, Diagnostic)], assets: [(source: String, output: String)]) = ([], [])
         var conflicts: [String] = []
         let total = plan.jobs.count
         let reporter = reporter

@@ -113,11 +113,20 @@ struct PageFacts: Sendable, Equatable {
 /// link; assets are listed for copying. Assets are looked at again here, whatever the run
 /// that found them saw, so a rerun says what a clean run says.
 enum SiteCheck {
+    /// What a warning of the check is about, for the levels an mkdocs project's
+    /// `validation` gives them.
+    enum Problem {
+        /// A link to a file that is not there, or out of the input folder.
+        case notFound
+        /// A link to a section that is not there.
+        case anchor
+    }
+
     /// Warnings for `pages` (each input with its facts), and the assets to copy (each once,
     /// in order of first mention). `links` looks at each asset as it is now.
     package static func run(
         _ pages: [(job: BatchJob, facts: PageFacts)], links: SiteLinks
-    ) -> (warnings: [Diagnostic], assets: [(source: String, output: String)]) {
+    ) -> (warnings: [(Problem, Diagnostic)], assets: [(source: String, output: String)]) {
         // Each page's ids become a set only when a link asks for one of them.
         var ids: [PathKey: (index: Int, set: Set<String>?)] = [:]
         var names: [PathKey: String] = [:]
@@ -134,7 +143,7 @@ enum SiteCheck {
             ids[PathKey(input)]?.set = set
             return set
         }
-        var warnings: [Diagnostic] = []
+        var warnings: [(Problem, Diagnostic)] = []
         var assets: [(source: String, output: String)] = []
         var seenAssets: [PathKey: LinkFact.Target?] = [:]
         for (job, facts) in pages {
@@ -164,22 +173,30 @@ enum SiteCheck {
                 case .page(let input, let fragment?):
                     if !fragment.isEmpty, let targetIDs = idSet(input), !targetIDs.contains(fragment) {
                         warnings.append(
-                            Diagnostic(location, "no section '\(Quote.snippet(fragment))' in \(Quote.oneLine(names[PathKey(input)] ?? input))"))
+                            (
+                                .anchor,
+                                Diagnostic(location, "no section '\(Quote.snippet(fragment))' in \(Quote.oneLine(names[PathKey(input)] ?? input))")
+                            ))
                     }
                 case .page, .asset:
                     break
                 case .samePage(let fragment):
                     if !fragment.isEmpty && !own().contains(fragment) {
-                        warnings.append(Diagnostic(location, "no section '\(Quote.snippet(fragment))' in this page"))
+                        warnings.append((.anchor, Diagnostic(location, "no section '\(Quote.snippet(fragment))' in this page")))
                     }
                 case .outside:
                     warnings.append(
-                        Diagnostic(
-                            location,
-                            "'\(Quote.snippet(SiteLinks.decoded(Self.path(of: link.url))))' is outside \(Quote.oneLine(job.root)); it is neither linked to nor copied"
+                        (
+                            .notFound,
+                            Diagnostic(
+                                location,
+                                "'\(Quote.snippet(SiteLinks.decoded(Self.path(of: link.url))))' is outside \(Quote.oneLine(job.root)); it is neither linked to nor copied"
+                            )
                         ))
                 case .missing:
-                    warnings.append(Diagnostic(location, "no file '\(Quote.snippet(SiteLinks.decoded(Self.path(of: link.url))))' (linked from here)"))
+                    warnings.append(
+                        (.notFound, Diagnostic(location, "no file '\(Quote.snippet(SiteLinks.decoded(Self.path(of: link.url))))' (linked from here)"))
+                    )
                 }
             }
         }

@@ -46,6 +46,9 @@ struct SiteNavigation: Sendable {
     let readingOrder: [Int]
     /// What `SUMMARY.md` files name wrongly: missing or outside files, pages named twice.
     package let warnings: [Diagnostic]
+    /// What an mkdocs project's `nav` names wrongly (a page that is not there, a link the
+    /// site does not follow), at the level its `validation` gives `nav.not_found`.
+    package private(set) var navWarnings: [Diagnostic] = []
     /// The place of each page's output (absolute) in reading order.
     private let places: [PathKey: Int]
     /// `nav.js` (see `makeScript`), and a hash of it: two runs with the same key have the
@@ -124,7 +127,9 @@ struct SiteNavigation: Sendable {
             configured = Self.tree(book.summary, folder: book.folder, pages: byInput, titles: &titles, warnings: &warnings)
         } else if let project, let nav = project.nav {
             let docsFolder = BatchPlan.absolute(project.docsFolder)
-            configured = Self.tree(nav, docsFolder: docsFolder, pages: byInput, titles: &titles, warnings: &warnings)
+            var navWarnings: [Diagnostic] = []
+            configured = Self.tree(nav, docsFolder: docsFolder, pages: byInput, titles: &titles, warnings: &navWarnings)
+            self.navWarnings = navWarnings
         }
         let titled = pages.enumerated().map { number, page in
             // (A title `SUMMARY.md` or `nav` gives is its link's text, or its label.)
