@@ -16,7 +16,7 @@ struct MdBookIncludes: Sendable, Equatable {
     /// The page `bytes` (read from `file`) with its includes in place; at most `limit`
     /// bytes in all.
     func expand(_ bytes: [UInt8], file: String, limit: Int) throws -> ExpandedSource {
-        guard bytes.firstRange(of: Array("{{".utf8)) != nil else { return ExpandedSource(unchanged: bytes) }
+        guard bytes[...].contains(bytes: "{{") else { return ExpandedSource(unchanged: bytes) }
         var expander = Expander(project: Files.realPath(BatchPlan.absolute(project)), limit: limit)
         let origins = (0...bytes.lazy.filter { $0 == .lineFeed }.count).map { ExpandedSource.Origin(file: file, line: $0 + 1, indent: 0) }
         let lines = try expander.replaceAll(bytes, origins: origins, folder: Path.parent(file), depth: 0)

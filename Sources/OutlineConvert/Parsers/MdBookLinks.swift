@@ -205,7 +205,8 @@ enum MdBookLinks {
     private static func anchor(_ marker: String, in line: ArraySlice<UInt8>) -> String? {
         let marker = Array(marker.utf8)
         var from = line.startIndex
-        while let found = line[from...].firstRange(of: marker) {
+        while let offset = line.withUnsafeBufferPointer({ $0.firstIndex(of: marker, from: from - line.startIndex) }) {
+            let found = (line.startIndex + offset)..<(line.startIndex + offset + marker.count)
             var at = found.upperBound
             while at < line.endIndex, isSpace(line[at]) { at += 1 }
             let start = at

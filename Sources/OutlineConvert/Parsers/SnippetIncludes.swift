@@ -32,7 +32,7 @@ struct SnippetIncludes: Sendable, Equatable {
     /// The page `bytes` (read from `file`) with its snippets in place; at most `limit`
     /// bytes in all.
     func expand(_ bytes: [UInt8], file: String, limit: Int) throws -> ExpandedSource {
-        guard !autoAppend.isEmpty || bytes.firstRange(of: Array("8<".utf8)) != nil else { return ExpandedSource(unchanged: bytes) }
+        guard !autoAppend.isEmpty || bytes[...].contains(bytes: "8<") else { return ExpandedSource(unchanged: bytes) }
         typealias Line = ExpandedSource.Line
         var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated().map {
             Line(bytes: Array($0.element), origin: .init(file: file, line: $0.offset + 1, indent: 0))
@@ -81,6 +81,11 @@ struct SnippetIncludes: Sendable, Equatable {
             var out: [Line] = []
             var block = false
             for var line in lines {
+                // (Most lines hold no `8<`: outside a block of paths, they are kept as they are.)
+                if !block, !SnippetSyntax.holdsScissors(line.bytes) {
+                    try append(line, to: &out)
+                    continue
+                }
                 let path: (text: String, indent: [UInt8], column: Int)
                 if let marker = SnippetSyntax.marker(in: line.bytes) {
                     if marker.isEscaped {

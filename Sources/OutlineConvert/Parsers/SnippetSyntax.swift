@@ -18,11 +18,11 @@ enum SnippetSyntax {
         if end > 0, line[end - 1] == .carriageReturn { end -= 1 }
         var index = 0
         while index < end, line[index] == .space || line[index] == .tab { index += 1 }
-        let indent = Array(line[..<index])
-        let escapeStart = index
+        let indentEnd = index
         while index < end, line[index] == UInt8(ascii: ";") { index += 1 }
-        let isEscaped = index > escapeStart
+        let isEscaped = index > indentEnd
         guard let afterMarker = scissors(line, from: index, end: end) else { return nil }
+        let indent = Array(line[..<indentEnd])
         if afterMarker == end { return Marker(indent: indent, isEscaped: isEscaped, path: nil) }
         guard line[afterMarker] == .space || line[afterMarker] == .tab else { return nil }
         var start = afterMarker
@@ -66,6 +66,13 @@ enum SnippetSyntax {
         return (Array(line[..<index]), stripped(String(decoding: line[index..<end], as: UTF8.self)), index + 1)
     }
 
+    /// Whether `line` holds `8<`, without which it is no snippet line nor section marker.
+    static func holdsScissors(_ line: [UInt8]) -> Bool {
+        line.withUnsafeBufferPointer { $0.firstIndex(of: scissorsBytes) != nil }
+    }
+
+    private static let scissorsBytes = Array("8<".utf8)
+
     /// `line` without its first `;` (an escaped snippet line, as written).
     static func removingFirstSemicolon(_ line: [UInt8]) -> [UInt8] {
         guard let semicolon = line.firstIndex(of: UInt8(ascii: ";")) else { return line }
@@ -86,7 +93,7 @@ enum SnippetSyntax {
 
     /// The first section marker in `line`, if there is one.
     static func sectionMarker(in line: [UInt8]) -> SectionMarker? {
-        guard line.firstRange(of: Array("8<-".utf8)) != nil else { return nil }
+        guard holdsScissors(line) else { return nil }
         for start in line.indices where line[start] == UInt8(ascii: ";") || line[start] == UInt8(ascii: "-") {
             // (Not inside a run of `;`, nor of `-`: the marker would have taken them.)
             if start > 0, line[start - 1] == UInt8(ascii: ";") || (line[start - 1] == UInt8(ascii: "-") && line[start] == UInt8(ascii: "-")) {

@@ -36,6 +36,28 @@ extension UnsafeBufferPointer<UInt8> {
     }
 }
 
+extension [UInt8] {
+    /// The bytes with each occurrence of `pattern` (not empty), from the left and not
+    /// overlapping, replaced by `replacement`.
+    func replacingBytes(_ pattern: [UInt8], with replacement: [UInt8]) -> [UInt8] {
+        withUnsafeBufferPointer { buffer in
+            guard var found = buffer.firstIndex(of: pattern) else { return self }
+            var out: [UInt8] = []
+            out.reserveCapacity(buffer.count)
+            var start = 0
+            while true {
+                out += buffer[start..<found]
+                out += replacement
+                start = found + pattern.count
+                guard let next = buffer.firstIndex(of: pattern, from: start) else { break }
+                found = next
+            }
+            out += buffer[start...]
+            return out
+        }
+    }
+}
+
 extension ArraySlice<UInt8> {
     /// The index of the first `byte`, if any.
     func firstIndex(ofByte byte: UInt8) -> Int? {

@@ -190,15 +190,20 @@ struct DefinitionListExtension: MarkdownExtension {
     }
 
     func rewriteHTML(_ html: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
-        guard html.firstIndex(ofByte: 1) != nil else { return nil }
-        let text = String(decoding: html, as: UTF8.self)
-        guard text.contains("<dt>" + Self.unwrap) || text.contains("<dd>" + Self.unwrap) else { return nil }
-        var unwrapped = text
+        // (By bytes: a search of the page's text as a `String` cost a fifth of an mkdocs
+        // site's build.)
+        guard html.firstIndex(ofByte: 1) != nil,
+            html.firstIndex(of: Array("<dt>\(Self.unwrap)".utf8)) != nil || html.firstIndex(of: Array("<dd>\(Self.unwrap)".utf8)) != nil
+        else { return nil }
+        var unwrapped = Array(html)
         for tag in ["dt", "dd"] {
-            unwrapped = unwrapped.replacing("<\(tag)>\(Self.unwrap)\n<p>", with: "<\(tag)>").replacing("<\(tag)>\(Self.unwrap)", with: "<\(tag)>")
-            unwrapped = unwrapped.replacing("</p>\n\(Self.unwrap)</\(tag)>", with: "</\(tag)>").replacing(
-                "\(Self.unwrap)</\(tag)>", with: "</\(tag)>")
+            for (pattern, replacement) in [
+                ("<\(tag)>\(Self.unwrap)\n<p>", "<\(tag)>"), ("<\(tag)>\(Self.unwrap)", "<\(tag)>"),
+                ("</p>\n\(Self.unwrap)</\(tag)>", "</\(tag)>"), ("\(Self.unwrap)</\(tag)>", "</\(tag)>"),
+            ] {
+                unwrapped = unwrapped.replacingBytes(Array(pattern.utf8), with: Array(replacement.utf8))
+            }
         }
-        return Array(unwrapped.utf8)
+        return unwrapped
     }
 }

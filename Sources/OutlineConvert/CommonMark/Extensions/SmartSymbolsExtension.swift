@@ -35,6 +35,9 @@ struct SmartSymbolsExtension: MarkdownExtension {
         }
     }
 
+    /// The ASCII characters something replaced starts with: a symbol's, `c/o`'s, a digit.
+    private static let starts: [Bool] = (0..<128).map { "(+=<-c0123456789".utf8.contains(UInt8($0)) }
+
     private static let symbols: [(String, String)] = [
         ("(tm)", "™"), ("(c)", "©"), ("(r)", "®"), ("+/-", "±"), ("=/=", "≠"), ("<-->", "↔"), ("-->", "→"), ("<--", "←"),
     ]
@@ -68,8 +71,15 @@ struct SmartSymbolsExtension: MarkdownExtension {
         func isDigit(_ index: Int) -> Bool { index >= 0 && index < scalars.count && ("0"..."9").contains(scalars[index]) }
         var index = 0
         scan: while index < scalars.count {
+            // (Most characters start nothing: kept at once.)
+            let value = scalars[index].value
+            guard value < 0x80, Self.starts[Int(value)] else {
+                UTF8.encode(scalars[index]) { out.append($0) }
+                index += 1
+                continue
+            }
             // (Every symbol starts with one of these.)
-            let isSymbolStart = "(+=<-".unicodeScalars.contains(scalars[index])
+            let isSymbolStart = value == 0x28 || value == 0x2B || value == 0x3D || value == 0x3C || value == 0x2D
             for (symbol, shown) in symbols where isSymbolStart && starts(symbol, at: index) {
                 // (An arrow of exactly two dashes: `--->` and `<---` stay.)
                 if symbol == "-->", index > 0, scalars[index - 1] == "-" { break }
