@@ -45,6 +45,18 @@ struct ExpandedSource: Sendable {
         self.warnings = warnings
     }
 
+    /// Appends `line` to `lines`, its bytes counted into `size`: past `limit` the page is
+    /// refused (`what` pulled it in: "snippets", "includes").
+    static func append(_ line: Line, to lines: inout [Line], size: inout Int, limit: Int, what: String) throws {
+        size += line.bytes.count + 1
+        guard size <= limit else {
+            throw ConversionError.refused(
+                SourceLocation(file: line.origin.file, line: line.origin.line, column: 1),
+                "the page with its \(what) is larger than the input limit (\(limit) bytes, --max-input-size)")
+        }
+        lines.append(line)
+    }
+
     /// Where `location`, in the text as read from the page `file`, was written.
     func origin(of location: SourceLocation, page file: String) -> SourceLocation {
         guard let origins, Path.same(location.file, file), location.line >= 1, location.line <= origins.count else { return location }

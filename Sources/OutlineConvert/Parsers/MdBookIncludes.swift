@@ -99,13 +99,7 @@ struct MdBookIncludes: Sendable, Equatable {
         }
 
         private mutating func add(_ line: Line, to out: inout [Line]) throws {
-            size += line.bytes.count + 1
-            guard size <= limit else {
-                throw ConversionError.refused(
-                    SourceLocation(file: line.origin.file, line: line.origin.line, column: 1),
-                    "the page with its includes is larger than the input limit (\(limit) bytes, --max-input-size)")
-            }
-            out.append(line)
+            try ExpandedSource.append(line, to: &out, size: &size, limit: limit, what: "includes")
         }
 
         /// The file `path` names from `folder`, as written and absolute; nil (with a

@@ -130,13 +130,7 @@ struct SnippetIncludes: Sendable, Equatable {
         }
 
         private mutating func append(_ line: Line, to out: inout [Line]) throws {
-            size += line.bytes.count + 1
-            guard size <= limit else {
-                throw ConversionError.refused(
-                    SourceLocation(file: line.origin.file, line: line.origin.line, column: 1),
-                    "the page with its snippets is larger than the input limit (\(limit) bytes, --max-input-size)")
-            }
-            out.append(line)
+            try ExpandedSource.append(line, to: &out, size: &size, limit: limit, what: "snippets")
         }
 
         /// The lines the snippet line naming `spec` stands for, expanded in turn; none when

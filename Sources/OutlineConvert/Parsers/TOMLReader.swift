@@ -275,20 +275,7 @@ struct TOMLReader {
             guard index < bytes.count else { throw error("a string is not closed") }
             let byte = bytes[index]
             if byte == .quote {
-                if !multiline {
-                    index += 1
-                    break
-                }
-                if starts("\"\"\"") {
-                    // (Up to two more quotes at the end belong to the string.)
-                    var quotes = 3
-                    while index + quotes < bytes.count, bytes[index + quotes] == .quote, quotes < 5 { quotes += 1 }
-                    out += [UInt8](repeating: .quote, count: quotes - 3)
-                    index += quotes
-                    break
-                }
-                out.append(byte)
-                index += 1
+                if closes(byte, multiline: multiline, into: &out) { break }
             } else if byte == .backslash {
                 let backslash = index
                 index += 1
@@ -339,24 +326,32 @@ struct TOMLReader {
             guard index < bytes.count else { throw error("a string is not closed") }
             let byte = bytes[index]
             if byte == UInt8(ascii: "'") {
-                if !multiline {
-                    index += 1
-                    break
-                }
-                if starts("'''") {
-                    var quotes = 3
-                    while index + quotes < bytes.count, bytes[index + quotes] == UInt8(ascii: "'"), quotes < 5 { quotes += 1 }
-                    out += [UInt8](repeating: UInt8(ascii: "'"), count: quotes - 3)
-                    index += quotes
-                    break
-                }
-                out.append(byte)
-                index += 1
+                if closes(byte, multiline: multiline, into: &out) { break }
             } else {
                 try stringByte(byte, multiline: multiline, into: &out)
             }
         }
         return try text(out)
+    }
+
+    /// At a quote of the string's own kind: whether it ends the string (in a multi-line one,
+    /// three quotes, and up to two more before them kept as text), taking what it reads;
+    /// else the quote is text.
+    private mutating func closes(_ quote: UInt8, multiline: Bool, into out: inout [UInt8]) -> Bool {
+        guard multiline else {
+            index += 1
+            return true
+        }
+        var quotes = 0
+        while index + quotes < bytes.count, bytes[index + quotes] == quote, quotes < 5 { quotes += 1 }
+        guard quotes >= 3 else {
+            out.append(quote)
+            index += 1
+            return false
+        }
+        out += [UInt8](repeating: quote, count: quotes - 3)
+        index += quotes
+        return true
     }
 
     /// One byte of a string's text: a control character is an error (but tabs, and line

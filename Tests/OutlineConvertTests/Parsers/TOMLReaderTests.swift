@@ -68,3 +68,54 @@ import Testing
         }
     }
 }
+
+/// The readers of includes and TOML on random text of their own notation (a fixed seed):
+/// each reads it or refuses it, never traps (an index out of range, a run out of stack).
+@Suite struct NotationRandomTextTests {
+    /// A generator of the same texts on every machine (SplitMix64).
+    private struct Seeded: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    private static func texts(_ pieces: [String], count: Int, seed: UInt64) -> [String] {
+        var random = Seeded(state: seed)
+        return (0..<count).map { _ in (0..<Int.random(in: 1...24, using: &random)).map { _ in pieces.randomElement(using: &random) ?? "" }.joined() }
+    }
+
+    @Test func tomlIsReadOrRefused() {
+        let pieces = ["[", "]", "[[", "]]", "=", "\"", "'", "\"\"\"", "'''", "\\", "\\u", "a", "b.c", " ", "\n", "\r\n", "#", ",", "{", "}", "1", "0x", "_", "e", ".", "-", "+", "inf", "true", "1979-05-27", ":"]
+        var read = 0
+        for text in Self.texts(pieces, count: 3000, seed: 37) where (try? TOMLReader.read(Array(text.utf8), file: "r.toml")) != nil { read += 1 }
+        #expect(read > 0)
+    }
+
+    @Test func snippetLinesAreReadOrLeft() {
+        let pieces = ["--8<--", "-8<-", " ", "\t", ";", "\"", "'", "a.md", ":", "1", "-2", ",", "[start:x]", "[end:x]", "\\\"", "\r", "sec", "8<"]
+        var markers = 0
+        for text in Self.texts(pieces, count: 3000, seed: 38) {
+            let line = Array(text.utf8)
+            if SnippetSyntax.marker(in: line) != nil { markers += 1 }
+            _ = SnippetSyntax.sectionMarker(in: line)
+            _ = SnippetSyntax.Target(text)
+            _ = SnippetSyntax.select([(start: -2, end: nil), (start: 1, end: 3)], count: line.count)
+        }
+        #expect(markers > 0)
+    }
+
+    @Test func mdBookLinksAreReadOrLeft() {
+        let pieces = ["{{", "}}", "#include", "#title", "#rustdoc_include", "#playground", " ", "\n", "\\", "a.rs", ":", "2", "x", "}"]
+        var links = 0
+        for text in Self.texts(pieces, count: 3000, seed: 39) {
+            links += MdBookLinks.all(in: Array(text.utf8)).count
+            _ = MdBookLinks.selection(text)
+        }
+        #expect(links > 0)
+    }
+}
