@@ -90,7 +90,10 @@ import Testing
     }
 
     @Test func tomlIsReadOrRefused() {
-        let pieces = ["[", "]", "[[", "]]", "=", "\"", "'", "\"\"\"", "'''", "\\", "\\u", "a", "b.c", " ", "\n", "\r\n", "#", ",", "{", "}", "1", "0x", "_", "e", ".", "-", "+", "inf", "true", "1979-05-27", ":"]
+        let pieces = [
+            "[", "]", "[[", "]]", "=", "\"", "'", "\"\"\"", "'''", "\\", "\\u", "a", "b.c", " ", "\n", "\r\n", "#", ",", "{", "}", "1", "0x", "_",
+            "e", ".", "-", "+", "inf", "true", "1979-05-27", ":",
+        ]
         var read = 0
         for text in Self.texts(pieces, count: 3000, seed: 37) where (try? TOMLReader.read(Array(text.utf8), file: "r.toml")) != nil { read += 1 }
         #expect(read > 0)
