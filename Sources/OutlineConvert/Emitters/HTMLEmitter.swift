@@ -119,8 +119,10 @@ private struct Page {
         var html = ByteBuffer(capacity: sink == nil ? Self.estimatedSize(outline, sourceSize: sizeHint) : 0, sink: sink)
         let toc = options.toc || outline.asksForTableOfContents
         // (A docs site's page with sections has one anyway, on wide screens only, as
-        // mkdocs-material shows one beside every page.)
-        let wideTOC = !toc && site?.navigation == true && (outline.nodes.count > 1 || outline.nodes.first?.children.isEmpty == false)
+        // mkdocs-material shows one beside every page; not a graph's page, whose items are
+        // bullets, as in the app.)
+        let wideTOC =
+            !toc && !isBulletOutline && site?.navigation == true && (outline.nodes.count > 1 || outline.nodes.first?.children.isEmpty == false)
         if options.fragment {
             if toc { TableOfContents.write(outline, into: &html) }
             writeContent(outline, pageTitle: pageTitle, into: &html)
