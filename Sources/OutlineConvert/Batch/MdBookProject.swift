@@ -15,6 +15,9 @@ struct MdBookProject: Sendable {
     let repository: (url: String, name: String)?
     /// `[output.html] edit-url-template`: `{path}` is the page's path from the book's folder.
     private let editTemplate: String?
+    /// The titles `SUMMARY.md` gives pages, by the page's absolute path (read once, with
+    /// the book: a page's title and the build record's key both use them).
+    let labels: [String: String]
     /// `src` as written: the start of a page's path from the book's folder.
     private let sourceName: String
     /// What `book.toml` holds that cannot be used: located.
@@ -75,6 +78,7 @@ struct MdBookProject: Sendable {
             MkDocsConfig.repositoryName(of: url).map { (url, $0) }
         }
         editTemplate = text("output", "html", "edit-url-template")
+        labels = Self.labels(summary: Path.join(sourceFolder, "SUMMARY.md"), sourceFolder: sourceFolder)
         self.warnings = warnings
     }
 
@@ -88,8 +92,9 @@ struct MdBookProject: Sendable {
         editTemplate.map { $0.replacing("{path}", with: sourceName + "/" + path) }
     }
 
-    /// The titles `SUMMARY.md` gives pages, by the page's absolute path.
-    var labels: [String: String] {
+    /// The titles the `SUMMARY.md` at `summary` gives pages (of `sourceFolder`), by the
+    /// page's absolute path.
+    private static func labels(summary: String, sourceFolder: String) -> [String: String] {
         guard let bytes = try? Files.read(summary, limit: 16 << 20) else { return [:] }
         var labels: [String: String] = [:]
         let base = BatchPlan.absolute(sourceFolder)

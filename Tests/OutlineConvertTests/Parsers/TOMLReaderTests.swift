@@ -72,20 +72,8 @@ import Testing
 /// The readers of includes and TOML on random text of their own notation (a fixed seed):
 /// each reads it or refuses it, never traps (an index out of range, a run out of stack).
 @Suite struct NotationRandomTextTests {
-    /// A generator of the same texts on every machine (SplitMix64).
-    private struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     private static func texts(_ pieces: [String], count: Int, seed: UInt64) -> [String] {
-        var random = Seeded(state: seed)
+        var random = SeededGenerator(seed: seed)
         return (0..<count).map { _ in (0..<Int.random(in: 1...24, using: &random)).map { _ in pieces.randomElement(using: &random) ?? "" }.joined() }
     }
 
