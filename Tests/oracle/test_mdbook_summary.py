@@ -137,7 +137,7 @@ def test_book_toml_names_the_site_and_gives_its_links(tmp_path):
     book = tmp_path / "book"
     (book / "pages" / "guide").mkdir(parents=True)
     (book / "book.toml").write_text(
-        '[book]\ntitle = "The Book"\nsrc = "pages"\nauthors = ["A", "B"]\n\n[output.html]\n'
+        '[book]\ntitle = "The Book"\nsrc = "pages"\nlanguage = "fr"\nauthors = ["A", "B"]\n\n[output.html]\n'
         'git-repository-url = "https://github.com/me/book"\nedit-url-template = "https://github.com/me/book/edit/main/{path}"\n'
         '\n[output.html.playground]\neditable = true\n')
     (book / "pages" / "SUMMARY.md").write_text("[Intro](README.md)\n\n- [Guide](guide/start.md)\n")
@@ -148,6 +148,8 @@ def test_book_toml_names_the_site_and_gives_its_links(tmp_path):
     page = (tmp_path / "site" / "guide" / "start.html").read_text()
     # (mdBook titles a chapter's page by its SUMMARY.md name and the book's title.)
     assert "<title>Guide - The Book</title>" in page
+    # (mdBook's `<html lang>` is `book.language`.)
+    assert '<html lang="fr">' in page
     assert 'href="https://github.com/me/book"' in page
     assert 'href="https://github.com/me/book/edit/main/pages/guide/start.md"' in page
     assert our_navigation(tmp_path / "site") == ["Intro", "Guide"]

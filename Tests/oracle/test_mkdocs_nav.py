@@ -583,7 +583,36 @@ def test_the_themes_logo_is_shown_before_the_sites_name(tmp_path, browser):  # n
     assert "outline-site-logo" not in (tmp_path / "site" / "index.html").read_text()
 
 
-VALIDATION_PAGES = {"docs/index.md": "# Home\n\n[a](nope.md) [b](#nope) [c](other.md#nope)\n", "docs/other.md": "# Other\n"}
+def test_the_themes_icon_logo_and_language(tmp_path, browser):  # noqa: F811
+    """mkdocs-material's `theme.icon.logo` (when there is no `theme.logo`) draws that icon
+    before the site's name; `theme.language` is every page's `lang` unless its front
+    matter says. An icon no bundled set has is a warning at it."""
+    make(tmp_path, {"mkdocs.yml": "site_name: Icon\ntheme:\n  name: material\n  language: de\n  icon:\n    logo: material/library\n",
+                    "docs/index.md": "# Home\n", "docs/deep/page.md": "---\nlang: fr\n---\n# Deep\n"})
+    result = tool(tmp_path, ".", "-o", "site")
+    assert result.returncode == 0 and "warning" not in result.stderr, result.stderr
+    home = (tmp_path / "site" / "index.html").read_text()
+    assert '<html lang="de">' in home and '<html lang="fr">' in (tmp_path / "site" / "deep" / "page.html").read_text()
+    icon = bundled_icon("material-library")
+    assert f'<span class="outline-site-logo outline-site-icon" aria-hidden="true">{icon}</span>Icon' in home
+    browser.get((tmp_path / "site" / "index.html").as_uri())
+    drawn = browser.find_element(By.CSS_SELECTOR, "a.outline-site-name .outline-site-icon svg")
+    assert 10 < drawn.rect["width"] < 60 and 10 < drawn.rect["height"] < 60
+    (tmp_path / "mkdocs.yml").write_text("site_name: Icon\ntheme:\n  icon:\n    logo: material/no-such-icon\n")
+    result = tool(tmp_path, ".", "-o", "site")
+    assert "mkdocs.yml:4:11: warning: theme.icon.logo 'material/no-such-icon' is no icon of the bundled sets" in result.stderr
+    assert "outline-site-icon\"" not in (tmp_path / "site" / "index.html").read_text()
+
+
+def bundled_icon(name):
+    """The SVG of a bundled icon, as mkdocs-material's own file of it has it."""
+    import material
+    path = pathlib.Path(material.__file__).parent / "templates" / ".icons" / (name.replace("-", "/", 1) + ".svg")
+    return path.read_text().strip()
+
+
+VALIDATION_PAGES = {"docs/index.md": "# Home\n\n[a](nope.md) [b](#nope) [c](other.md#nope) [d](/abs.md) [e](setup)\n",
+                    "docs/other.md": "# Other\n", "docs/extra.md": "# Extra\n"}
 
 
 @pytest.mark.parametrize("validation", [
@@ -591,13 +620,15 @@ VALIDATION_PAGES = {"docs/index.md": "# Home\n\n[a](nope.md) [b](#nope) [c](othe
     "validation:\n  anchors: warn\n",
     "validation:\n  links:\n    not_found: ignore\n    anchors: info\n  nav:\n    not_found: info\n",
     "validation:\n  nav:\n    not_found: ignore\n  links:\n    anchors: ignore\n    not_found: info\n",
+    "validation:\n  nav:\n    omitted_files: warn\n  links:\n    absolute_links: warn\n    unrecognized_links: warn\n",
+    "validation:\n  omitted_files: ignore\n  absolute_links: ignore\n  unrecognized_links: ignore\n",
 ])
 def test_validation_sets_each_problems_level_as_in_mkdocs(tmp_path, validation):
     """mkdocs' own build is the oracle: each problem at the level (WARNING, INFO, none) it
     logs it, with the configuration's `validation` and without."""
     import subprocess
     import sys
-    make(tmp_path, {"mkdocs.yml": "site_name: V\nnav:\n  - index.md\n  - gone.md\n" + validation, **VALIDATION_PAGES})
+    make(tmp_path, {"mkdocs.yml": "site_name: V\nnav:\n  - index.md\n  - other.md\n  - gone.md\n" + validation, **VALIDATION_PAGES})
     mkdocs = pathlib.Path(sys.executable).parent / "mkdocs"
     theirs = subprocess.run([mkdocs, "build", "-d", "mkdocs-site"], cwd=tmp_path, capture_output=True, text=True).stderr
     ours = tool(tmp_path, ".", "-o", "site", "-v").stderr
@@ -610,9 +641,30 @@ def test_validation_sets_each_problems_level_as_in_mkdocs(tmp_path, validation):
         line = next((l for l in ours.splitlines() if marker in l), "")
         return "warn" if ": warning: " in line else "info" if ": info: " in line else "none"
     problems = [("'gone.md' is included in the 'nav'", "nav names 'gone.md'"), ("link 'nope.md'", "no file 'nope.md'"),
-                ("link '#nope'", "no section 'nope' in this page"), ("link 'other.md#nope'", "no section 'nope' in docs/other.md")]
+                ("link '#nope'", "no section 'nope' in this page"), ("link 'other.md#nope'", "no section 'nope' in docs/other.md"),
+                ("absolute link '/abs.md'", "'/abs.md' is a link from the server's root"),
+                ("unrecognized relative link 'setup'", "no file 'setup'"),
+                ("but are not included in the \"nav\"", "the page is not in mkdocs.yml's nav")]
     levels = [(their_level(theirs_marker), our_level(ours_marker)) for theirs_marker, ours_marker in problems]
     assert [ours for _, ours in levels] == [theirs for theirs, _ in levels], (theirs, ours)
+
+
+def test_absolute_links_relative_to_docs_are_followed_from_the_docs_folder(tmp_path):
+    """`absolute_links: relative_to_docs` (mkdocs 1.6): `/x.md` is the docs folder's
+    `x.md`, rewritten to a relative link and checked like any; without it, it is left as
+    it is. A path from the root out of the docs folder is not followed."""
+    pages = {"docs/index.md": "# Home\n", "docs/guide/setup.md": "# Setup\n\n## Step\n",
+             "docs/deep/page.md": "# Deep\n\n[s](/guide/setup.md#step) [g](/guide/) [n](/gone.md) [o](/../../etc/passwd)\n",
+             "docs/guide/index.md": "# Guide\n"}
+    make(tmp_path, {"mkdocs.yml": "site_name: A\nvalidation:\n  absolute_links: relative_to_docs\n", **pages})
+    result = tool(tmp_path, ".", "-o", "site")
+    page = (tmp_path / "site" / "deep" / "page.html").read_text()
+    assert 'href="../guide/setup.html#step"' in page and 'href="../guide/index.html"' in page
+    assert "docs/deep/page.md:3:40: warning: no file '/gone.md'" in result.stderr, result.stderr
+    assert "is outside" in result.stderr and not (tmp_path / "site" / "etc").exists()
+    (tmp_path / "mkdocs.yml").write_text("site_name: A\n")
+    tool(tmp_path, ".", "-o", "site")
+    assert 'href="/guide/setup.md#step"' in (tmp_path / "site" / "deep" / "page.html").read_text()
 
 
 def test_a_validation_level_that_is_none_is_a_warning_at_it(tmp_path):

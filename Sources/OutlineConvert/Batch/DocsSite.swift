@@ -41,6 +41,8 @@ struct DocsSite: Sendable {
         var scripts: [(url: String, isModule: Bool)] = []
         /// `theme.logo`.
         var logo: String?
+        /// Else `theme.icon.logo`: the icon's SVG.
+        var logoIcon: String?
         var assets: [(source: String, output: String)] = []
 
         /// The extras of `project` for a site in `outputDirectory`, scripts only when they
@@ -68,6 +70,14 @@ struct DocsSite: Sendable {
             }
             extras.stylesheets = project.extraCSS.compactMap { add($0, as: "extra_css") }
             extras.logo = project.logo.flatMap { add($0, as: "theme.logo") }
+            if project.logo == nil, let icon = project.logoIcon {
+                // (`material/library` is the shortcode `:material-library:`.)
+                extras.logoIcon = IconChunks().svg(named: Array(icon.name.replacing("/", with: "-").utf8))
+                if extras.logoIcon == nil {
+                    warnings.append(
+                        Diagnostic(icon.location, "theme.icon.logo '\(Quote.snippet(icon.name))' is no icon of the bundled sets; it is left out"))
+                }
+            }
             if allowed {
                 extras.scripts = project.extraJavaScript.compactMap { script in
                     add(script, as: "extra_javascript").map { ($0, project.moduleScripts.contains(script.path)) }
@@ -109,9 +119,11 @@ struct DocsSite: Sendable {
         page.code = CodeLanguages()
         page.canonical = siteURL.map { $0 + page.href }
         page.siteName = project?.siteName ?? book?.title
+        page.language = project?.language ?? book?.language
         page.reloads = reloads
         page.navLabel = labels[BatchPlan.absolute(job.input)]
         page.logo = extras.logo.map { Self.isAddress($0) ? $0 : page.root + $0 }
+        page.logoIcon = extras.logoIcon
         page.stylesheets = extras.stylesheets.map { Self.isAddress($0) ? $0 : page.root + $0 }
         page.scripts = extras.scripts.map { (Self.isAddress($0.url) ? $0.url : page.root + $0.url, $0.isModule) }
         if let project {

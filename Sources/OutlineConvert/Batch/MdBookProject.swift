@@ -2,6 +2,7 @@
 /// or as its pages' folder (`src`). Its `SUMMARY.md` lays out the site's navigation, its
 /// pages' includes are pulled in (`MdBookIncludes`) and its Rust blocks read as mdBook
 /// reads them. Of `book.toml` (read by `TOMLReader`), `[book] title` names the site,
+/// `[book] language` is its pages' language,
 /// `[book] src` is the pages' folder, and `[output.html] git-repository-url` and
 /// `edit-url-template` give every page its repository and edit links.
 struct MdBookProject: Sendable {
@@ -11,6 +12,8 @@ struct MdBookProject: Sendable {
     let sourceFolder: String
     /// `[book] title`.
     let title: String?
+    /// `[book] language`: the pages' `lang`.
+    let language: String?
     /// `[output.html] git-repository-url`, named as a repository link is (`GitHub`, …).
     let repository: (url: String, name: String)?
     /// `[output.html] edit-url-template`: `{path}` is the page's path from the book's folder.
@@ -74,6 +77,7 @@ struct MdBookProject: Sendable {
         sourceName = source
         sourceFolder = folder == "." ? source : Path.join(folder, source)
         title = text("book", "title").map(TitleText.normalized).flatMap { $0.isEmpty ? nil : $0 }
+        language = text("book", "language").flatMap { $0.isEmpty ? nil : $0 }
         repository = text("output", "html", "git-repository-url").flatMap { url in
             MkDocsConfig.repositoryName(of: url).map { (url, $0) }
         }
@@ -111,7 +115,7 @@ struct MdBookProject: Sendable {
 
     /// What every page shows of the book (see `MkDocsConfig.pageFingerprint`).
     var pageFingerprint: String {
-        ([title ?? "", repository?.url ?? "", editTemplate ?? "", sourceName] + labels.map { $0.key + "\u{1}" + $0.value }.sorted())
+        ([title ?? "", language ?? "", repository?.url ?? "", editTemplate ?? "", sourceName] + labels.map { $0.key + "\u{1}" + $0.value }.sorted())
             .joined(separator: "\u{0}")
     }
 }

@@ -34,6 +34,10 @@ package struct MkDocsConfig: Sendable {
     let extensions: Set<String>?
     /// pymdownx snippets, when `markdown_extensions` turns them on, with their options.
     let snippets: SnippetIncludes?
+    /// How `toc` makes headings' ids (`slugify`, `separator`).
+    let slugStyle: SlugStyle
+    /// `toc`'s `permalink` and `permalink_title`; nil when not asked for.
+    let permalink: HTMLOptions.Permalink?
     /// `nav`; nil when it is absent (the navigation is built from the folders).
     let nav: [NavItem]?
     /// `extra_css`: files under the docs folder (paths from it) or `http:`/`https:`
@@ -46,6 +50,11 @@ package struct MkDocsConfig: Sendable {
     /// `theme.logo` (mkdocs-material's): an image of the docs folder, or an address, shown
     /// before the site's name.
     let logo: (path: String, location: SourceLocation)?
+    /// `theme.icon.logo` (mkdocs-material's): an icon by name (`material/library`), shown
+    /// when there is no `theme.logo`.
+    let logoIcon: (name: String, location: SourceLocation)?
+    /// `theme.language`: the pages' `lang`.
+    let language: String?
 
     /// `validation` (mkdocs 1.6): how loud each kind of problem with links is, by mkdocs'
     /// levels and defaults.
@@ -57,6 +66,16 @@ package struct MkDocsConfig: Sendable {
         var anchors = Level.info
         /// `nav.not_found`: `nav` naming what is not a page.
         var navNotFound = Level.warn
+        /// `nav.omitted_files`: a page `nav` leaves out (and `not_in_nav` does not name).
+        var omittedFiles = Level.info
+        /// `links.absolute_links`: a link from the server's root (`/x`), left as it is.
+        var absoluteLinks = Level.info
+        /// `links.absolute_links: relative_to_docs`: such a link is from the docs folder,
+        /// followed and checked like any other.
+        var absoluteFromDocs = false
+        /// `links.unrecognized_links`: a link to no file whose name has no extension
+        /// (`guide/`, `setup`), left as it is.
+        var unrecognizedLinks = Level.info
     }
 
     let validation: Validation
@@ -83,11 +102,15 @@ package struct MkDocsConfig: Sendable {
         collect(nav ?? [])
         return labels
     }
-    /// What every page shows of the project (its name and address, repository, extra style and
-    /// scripts, the labels of `nav` as titles, the edit links): a
-    /// run's record is kept only while it is the same.
+
+    /// What every page shows of the project (its name and address, logo, language,
+    /// repository, extra style and scripts, the labels of `nav` as titles, the edit links,
+    /// how links from the root are read): a run's record is kept only while it is the same.
     var pageFingerprint: String {
-        ([siteName ?? "", siteURL ?? "", repository?.url ?? "", repository?.name ?? "", editTemplate ?? "", logo?.path ?? ""]
+        ([
+            siteName ?? "", siteURL ?? "", repository?.url ?? "", repository?.name ?? "", editTemplate ?? "", logo?.path ?? "", logoIcon?.name ?? "",
+            language ?? "", validation.absoluteFromDocs ? "absolute-from-docs" : "",
+        ]
             + (extraCSS + extraJavaScript).map(\.path) + moduleScripts.sorted()
             + labels.map { $0.key + "\u{1}" + $0.value }.sorted())
             .joined(separator: "\u{0}")
@@ -192,6 +215,8 @@ package struct MkDocsConfig: Sendable {
             extensions?.contains("pymdownx.snippets") == true
             ? Self.snippets(config?["markdown_extensions"].flatMap { Self.options(of: "pymdownx.snippets", in: $0) }, project: folder, file: file)
             : nil
+        (slugStyle, permalink) = Self.headingOptions(
+            config?["markdown_extensions"].flatMap { Self.options(of: "toc", in: $0) }, file: file, warnings: &warnings)
         (repository, editTemplate) = Self.repository(of: config, file: file, warnings: &warnings)
         siteURL = config?["site_url"].flatMap { node -> String? in
             guard let url = node.text, !node.isNull, !url.isEmpty else { return nil }
@@ -225,6 +250,10 @@ package struct MkDocsConfig: Sendable {
         logo = config?["theme"]?["logo"].flatMap { node in
             node.isNull ? nil : node.text.map { ($0, SourceLocation(file: file, line: node.line, column: node.column)) }
         }
+        logoIcon = config?["theme"]?["icon"]?["logo"].flatMap { node in
+            node.isNull ? nil : node.text.map { ($0, SourceLocation(file: file, line: node.line, column: node.column)) }
+        }
+        language = config?["theme"]?["language"].flatMap { $0.isNull ? nil : $0.text }.flatMap { $0.isEmpty ? nil : $0 }
         func patterns(_ key: String) -> GitIgnorePatterns? {
             guard let node = config?[key], !node.isNull else { return nil }
             let at = SourceLocation(file: file, line: node.line, column: node.column)
@@ -288,18 +317,26 @@ package struct MkDocsConfig: Sendable {
         guard let node, !node.isNull else { return validation }
         func level(_ section: String, _ key: String) -> Validation.Level? {
             guard let value = node[section]?[key] ?? node[key], !value.isNull else { return nil }
+            if key == "absolute_links", value.text == "relative_to_docs" {
+                validation.absoluteFromDocs = true
+                return .ignore
+            }
             guard let text = value.text, let level = Validation.Level(rawValue: text) else {
+                let also = key == "absolute_links" ? ", relative_to_docs" : ""
                 warnings.append(
                     Diagnostic(
                         SourceLocation(file: file, line: value.line, column: value.column),
-                        "validation: \(section).\(key) is not warn, info or ignore; mkdocs' default is used"))
+                        "validation: \(section).\(key) is not warn, info\(also) or ignore; mkdocs' default is used"))
                 return nil
             }
             return level
         }
         validation.notFound = level("links", "not_found") ?? validation.notFound
         validation.anchors = level("links", "anchors") ?? validation.anchors
+        validation.absoluteLinks = level("links", "absolute_links") ?? validation.absoluteLinks
+        validation.unrecognizedLinks = level("links", "unrecognized_links") ?? validation.unrecognizedLinks
         validation.navNotFound = level("nav", "not_found") ?? validation.navNotFound
+        validation.omittedFiles = level("nav", "omitted_files") ?? validation.omittedFiles
         return validation
     }
 

@@ -163,8 +163,17 @@ package struct SiteBuilder {
             // (An mkdocs project's `validation` sets how loud each kind is; elsewhere all warn.)
             let levels = docs.project?.validation
             navigation.navWarnings.forEach { report($0, at: levels?.navNotFound ?? .warn) }
+            navigation.omittedPages.forEach { report($0, at: levels?.omittedFiles ?? .ignore) }
             for (problem, diagnostic) in linkCheck.warnings {
-                report(diagnostic, at: (problem == .anchor ? levels?.anchors : levels?.notFound) ?? .warn)
+                // (Outside a project, a link from the root is left as it is, unremarked.)
+                let level: MkDocsConfig.Validation.Level? =
+                    switch problem {
+                    case .notFound: levels?.notFound
+                    case .anchor: levels?.anchors
+                    case .absolute: levels?.absoluteLinks ?? .ignore
+                    case .unrecognized: levels?.unrecognizedLinks
+                    }
+                report(diagnostic, at: level ?? .warn)
             }
             made += copyAssets(linkCheck.assets, runner: runner, tally: tally)
             let shared = writeSharedFiles(of: docs, navigation: navigation, runner: runner, tally: tally)
@@ -256,8 +265,10 @@ package struct SiteBuilder {
             conversion.snippets = config?.snippets
             reporter.note("\(root): its mkdocs.yml names markdown_extensions: Markdown is read in mkdocs' dialect")
         }
+        if let config { conversion.slugStyle = config.slugStyle }
         if let config, conversion.to == .html {
             project = config
+            conversion.html.permalink = config.permalink
             if config.nav != nil { reporter.note("\(root): its mkdocs.yml has a nav: it is the site's navigation") }
         }
         if let book {
@@ -279,7 +290,9 @@ package struct SiteBuilder {
         var options = site
         // (`--site-url`, else the project's `site_url`.)
         options.siteURL = options.siteURL ?? project?.siteURL
-        var docs = DocsSite(links: SiteLinks(jobs: plan.jobs, outputDirectory: outputDirectory), outputDirectory: outputDirectory, options: options)
+        var links = SiteLinks(jobs: plan.jobs, outputDirectory: outputDirectory)
+        links.absoluteFromRoot = project?.validation.absoluteFromDocs ?? false
+        var docs = DocsSite(links: links, outputDirectory: outputDirectory, options: options)
         docs.project = project
         if let book, book.sourceFolderIs(settings.inputs) { docs.book = book }
         if let project {

@@ -49,6 +49,7 @@ struct PageFacts: Sendable, Equatable {
             case .asset(let source, let output): target = ["asset", source, output]
             case .outside(let path): target = ["outside", path, ""]
             case .missing(let path): target = ["missing", path, ""]
+            case .absolute(let url): target = ["absolute", url, ""]
             }
             let place = [link.url, String(link.line), String(link.column)] + (link.file.map { [$0] } ?? [])
             parts.append((target + place).joined(separator: String(UnicodeScalar(Self.field))))
@@ -94,6 +95,7 @@ struct PageFacts: Sendable, Equatable {
                 case "asset": target = .asset(source: fields[1], output: fields[2])
                 case "outside": target = .outside(fields[1])
                 case "missing": target = .missing(fields[1])
+                case "absolute": target = .absolute(fields[1])
                 default: return nil
                 }
                 links.append(LinkFact(target: target, url: fields[3], line: line, column: column, file: fields.count == 7 ? fields[6] : nil))
@@ -120,6 +122,10 @@ enum SiteCheck {
         case notFound
         /// A link to a section that is not there.
         case anchor
+        /// A link from the server's root, left as it is.
+        case absolute
+        /// A link to no file, whose name has no extension (`guide/`, `setup`).
+        case unrecognized
     }
 
     /// Warnings for `pages` (each input with its facts), and the assets to copy (each once,
@@ -194,9 +200,17 @@ enum SiteCheck {
                             )
                         ))
                 case .missing:
+                    let path = SiteLinks.decoded(Self.path(of: link.url))
+                    let lastName = path.split(separator: "/").last ?? ""
                     warnings.append(
-                        (.notFound, Diagnostic(location, "no file '\(Quote.snippet(SiteLinks.decoded(Self.path(of: link.url))))' (linked from here)"))
+                        (
+                            lastName.contains(".") ? .notFound : .unrecognized,
+                            Diagnostic(location, "no file '\(Quote.snippet(path))' (linked from here)")
+                        )
                     )
+                case .absolute(let url):
+                    warnings.append(
+                        (.absolute, Diagnostic(location, "'\(Quote.snippet(url))' is a link from the server's root; it is left as it is")))
                 }
             }
         }

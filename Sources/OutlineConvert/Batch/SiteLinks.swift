@@ -19,6 +19,10 @@ struct SiteLinks: Sendable {
     private let realRoots: [PathKey: String]
     /// The output folder as the user named it (assets' outputs are shown under it).
     private let outputDirectory: String
+    /// A link from the server's root (`/guide/setup.md`) is from the folder the pages were
+    /// found in (an mkdocs project's `validation.links.absolute_links: relative_to_docs`);
+    /// else it is left as it is.
+    var absoluteFromRoot = false
 
     /// The links of the jobs of one run into `outputDirectory`.
     package init(jobs: [BatchJob], outputDirectory: String) {
@@ -69,19 +73,28 @@ struct SiteLinks: Sendable {
     }
 
     /// What `url`, met in the source of the page at `place`, points at; nil when it is not
-    /// a local link (a scheme such as `https:` or `mailto:`, `//host`, or a path from the
-    /// site's root).
+    /// a local link (a scheme such as `https:` or `mailto:`, `//host`). A path from the
+    /// site's root is `absolute`, left as it is, unless `absoluteFromRoot`.
     func resolve(_ url: String, at place: Place) -> (target: LinkFact.Target, href: String?)? {
         // (A scheme ends before any `/`, `?` or `#`, so the whole URL can be asked: most
         // links of real pages are `https:`, and they are let go before any copy is made.)
-        guard url.utf8.first != UInt8(ascii: "/"), !Self.hasScheme(url) else { return nil }
+        var fromRoot = false
+        if url.utf8.first == UInt8(ascii: "/") {
+            guard !url.hasPrefix("//") else { return nil }
+            guard absoluteFromRoot else { return (.absolute(url), nil) }
+            fromRoot = true
+        } else if Self.hasScheme(url) {
+            return nil
+        }
         let (path, query, fragment) = Self.split(url)
         if path.isEmpty {
             return fragment.map { (.samePage(fragment: Self.decoded($0)), nil) }
         }
-        let decodedPath = Self.decoded(path)
+        var decodedPath = Self.decoded(path)
         let job = place.job
-        let target = BatchPlan.absolute(decodedPath, in: place.inputFolder)
+        // (From the root: `/x.md` is `x.md` in the pages' folder.)
+        if fromRoot { decodedPath = String(decodedPath.drop { $0 == "/" }) }
+        let target = BatchPlan.absolute(decodedPath, in: fromRoot ? place.root : place.inputFolder)
         let root = place.root
         guard Path.isWithin(target, root) else { return (.outside(decodedPath), nil) }
         if let output = outputs[PathKey(target)] {
@@ -91,7 +104,7 @@ struct SiteLinks: Sendable {
         }
         var info = stat()
         guard stat(target, &info) == 0 else {
-            let output = BatchPlan.absolute(decodedPath, in: place.outputFolder)
+            let output = BatchPlan.absolute(decodedPath, in: fromRoot ? BatchPlan.absolute(outputDirectory) : place.outputFolder)
             if let input = inputsByOutput[PathKey(output)] { return (.page(input: input, fragment: fragment.map(Self.decoded)), nil) }
             return (.missing(target), nil)
         }
@@ -105,9 +118,12 @@ struct SiteLinks: Sendable {
         case .directory:
             // A folder with an index page in the run: its `index.html`, named, so that the link
             // works from `file://` too (where a folder shows as a listing).
-            let index = Path.join(BatchPlan.absolute(decodedPath, in: place.outputFolder), "index.html")
+            let index = Path.join(
+                BatchPlan.absolute(decodedPath, in: fromRoot ? BatchPlan.absolute(outputDirectory) : place.outputFolder), "index.html")
             guard let input = inputsByOutput[PathKey(index)] else { return nil }
-            let href = (path.hasSuffix("/") ? path : path + "/") + "index.html" + (query.map { "?" + $0 } ?? "") + (fragment.map { "#" + $0 } ?? "")
+            let folder = fromRoot ? Self.relative(from: place.outputParts, to: Path.parent(index)) : path
+            let href =
+                (folder.hasSuffix("/") ? folder : folder + "/") + "index.html" + (query.map { "?" + $0 } ?? "") + (fragment.map { "#" + $0 } ?? "")
             return (.page(input: input, fragment: fragment.map(Self.decoded)), href)
         default:
             return nil
@@ -214,6 +230,8 @@ struct LinkFact: Sendable, Equatable {
         case outside(String)
         /// A file that does not exist (absolute path).
         case missing(String)
+        /// A path from the server's root, left as it is (see `SiteLinks.absoluteFromRoot`).
+        case absolute(String)
     }
 
     /// What it points at.

@@ -49,6 +49,9 @@ struct SiteNavigation: Sendable {
     /// What an mkdocs project's `nav` names wrongly (a page that is not there, a link the
     /// site does not follow), at the level its `validation` gives `nav.not_found`.
     package private(set) var navWarnings: [Diagnostic] = []
+    /// The pages an mkdocs project's `nav` leaves out (and `not_in_nav` does not name), at
+    /// the level its `validation` gives `nav.omitted_files`.
+    package private(set) var omittedPages: [Diagnostic] = []
     /// The place of each page's output (absolute) in reading order.
     private let places: [PathKey: Int]
     /// `nav.js` (see `makeScript`), and a hash of it: two runs with the same key have the
@@ -130,6 +133,16 @@ struct SiteNavigation: Sendable {
             var navWarnings: [Diagnostic] = []
             configured = Self.tree(nav, docsFolder: docsFolder, pages: byInput, titles: &titles, warnings: &navWarnings)
             self.navWarnings = navWarnings
+            // (As mkdocs: the pages `nav` leaves out and `not_in_nav` does not name.)
+            var named: Set<Int> = []
+            configured.map { Self.collectPages(of: $0, into: &named) }
+            omittedPages = sources.compactMap { source in
+                let input = BatchPlan.absolute(source.job.input)
+                guard let page = byInput[PathKey(input)], !named.contains(page),
+                    let relative = Path.relative(input, below: docsFolder), project.notInNav?.matches(relative) != true
+                else { return nil }
+                return Diagnostic(SourceLocation(file: source.job.input), "the page is not in mkdocs.yml's nav: it is built, and in no navigation")
+            }
         }
         let titled = pages.enumerated().map { number, page in
             // (A title `SUMMARY.md` or `nav` gives is its link's text, or its label.)
@@ -168,6 +181,18 @@ struct SiteNavigation: Sendable {
     }
 
     // MARK: - The outline
+
+    /// The numbers of the pages in `folder`, at any depth.
+    private static func collectPages(of folder: Folder, into pages: inout Set<Int>) {
+        if let index = folder.index { pages.insert(index) }
+        for entry in folder.entries {
+            switch entry {
+            case .page(let page): pages.insert(page)
+            case .folder(let inner): collectPages(of: inner, into: &pages)
+            case .link: break
+            }
+        }
+    }
 
     private static func tree(_ pages: [Page], leavingOut hidden: Set<Int>) -> Folder {
         var root = Folder(name: "")

@@ -10,6 +10,17 @@ public struct HTMLOptions: Equatable, Sendable {
     public var template: PageTemplate?
     /// A table of contents (`--toc`; front matter `toc: true` turns it on per document).
     public var toc = false
+    /// The link beside each section's title to the section; nil for none (an mkdocs project
+    /// whose `toc` has no `permalink`).
+    var permalink: Permalink? = .ours
+
+    /// A section's link to itself: its text, and what it says to a screen reader.
+    struct Permalink: Equatable, Sendable {
+        var text: String
+        var label: String
+        /// `#`, shown when the title is hovered.
+        static let ours = Permalink(text: "#", label: "Link to this section")
+    }
 
     /// HTML options; every one off by default.
     public init(fragment: Bool = false, unsafe: Bool = false, accordion: Bool = false, template: PageTemplate? = nil, toc: Bool = false) {
@@ -30,7 +41,7 @@ public struct HTMLOptions: Equatable, Sendable {
 /// collapsible node the heading stands just before its `<details>`, visually hidden,
 /// because JAWS and VoiceOver drop headings placed inside `<summary>` (it is exposed as a
 /// button, whose children are presentational). The page's language is the front
-/// matter's `lang`, else `en`.
+/// matter's `lang`, else its project's language, else `en`.
 struct HTMLEmitter: OutlineWriter {
     var rendersBodies: Bool { true }
     let name = "html"
@@ -41,7 +52,8 @@ struct HTMLEmitter: OutlineWriter {
         var page = Page(
             options: context.options.html, links: context.site?.links, site: context.site,
             bodies: BodyRenderer(
-                bodies: context.bodies, headingIds: PageHeadingIdentifiers(outline), forcedOpen: context.options.collapse.all,
+                bodies: context.bodies, headingIds: PageHeadingIdentifiers(outline, style: context.options.slugStyle),
+                forcedOpen: context.options.collapse.all,
                 flavor: context.bodyFlavor, readers: HTMLReaders(search: context.site?.search, code: context.site?.code ?? CodeLanguages())))
         // (In a graph or vault only: anywhere else a page's look follows its outline, not the
         // format it was read from, so that A → outline → HTML is A → HTML.)
@@ -127,7 +139,7 @@ private struct Page {
             if toc { TableOfContents.write(outline, into: &html) }
             writeContent(outline, pageTitle: pageTitle, into: &html)
         } else {
-            let lang = outline.language ?? "en"
+            let lang = outline.language ?? site?.language ?? "en"
             (options.template ?? .default).render(
                 title: pageTitle, lang: lang, site: site, into: &html,
                 toc: { toc || wideTOC ? TableOfContents.write(outline, wideOnly: wideTOC, into: &$0) : () },
@@ -225,7 +237,8 @@ private struct Page {
             let open = !node.isCollapsed
             let accordionGroup = options.accordion ? group : nil
             Self.summary(
-                ids: ids, title: title, rich: richTitle, links: titleLinks, level: level, open: open, group: accordionGroup, into: &html)
+                ids: ids, title: title, rich: richTitle, links: titleLinks, level: level, open: open, group: accordionGroup,
+                permalink: options.permalink, into: &html)
             embed.flatMap { embedWriter($0, line: node.line, depth: depth + 1, offset: offset) }?(&html)
             bodies.appendHTML(
                 node.body, at: here, line: embedLine ?? node.line, unsafe: options.unsafe, links: links, to: &html,
@@ -330,7 +343,7 @@ private struct Page {
     /// and the one mkdocs would give it, if another.
     private static func summary(
         ids: (id: String, mkdocs: String?)?, title: String, rich: [UInt8]?, links: TitleLinks, level: Int, open: Bool, group: String?,
-        into html: inout ByteBuffer
+        permalink: HTMLOptions.Permalink?, into html: inout ByteBuffer
     ) {
         html.write("<details" as StaticString)
         if let id = ids?.id {
@@ -350,10 +363,14 @@ private struct Page {
         MkDocsSlug.writeAnchor(ids?.mkdocs, into: &html)
         if let rich { html.write(rich) } else { writeTitle(title, links: links, into: &html) }
         html.write("</span>" as StaticString)
-        if let id = ids?.id {
+        if let id = ids?.id, let permalink {
             html.write("<a class=\"outline-permalink\" href=\"#" as StaticString)
             html.write(escaping: id)
-            html.write("\" aria-label=\"Link to this section\">#</a>" as StaticString)
+            html.write("\" aria-label=\"" as StaticString)
+            html.write(escaping: permalink.label)
+            html.write("\">" as StaticString)
+            html.write(escaping: permalink.text)
+            html.write("</a>" as StaticString)
         }
         html.write("</summary>\n" as StaticString)
     }

@@ -146,7 +146,7 @@ public struct PageTemplate: Equatable, Sendable {
             page.write("\"" as StaticString)
         }
         page.write(">" as StaticString)
-        if let logo = site.logo {
+        if site.logo != nil || site.logoIcon != nil {
             // (The logo is the name's picture: the name, or "Home", is its text.)
             page.write(
                 site.homeLink == nil ? "<span class=\"outline-site-name\">" as StaticString : "<a class=\"outline-site-name\" href=\"" as StaticString
@@ -155,9 +155,17 @@ public struct PageTemplate: Equatable, Sendable {
                 page.write(escaping: home)
                 page.write("\">" as StaticString)
             }
-            page.write("<img class=\"outline-site-logo\" src=\"" as StaticString)
-            page.write(escaping: logo)
-            page.write(site.siteName == nil ? "\" alt=\"Home\">" as StaticString : "\" alt=\"\">" as StaticString)
+            if let logo = site.logo {
+                page.write("<img class=\"outline-site-logo\" src=\"" as StaticString)
+                page.write(escaping: logo)
+                page.write(site.siteName == nil ? "\" alt=\"Home\">" as StaticString : "\" alt=\"\">" as StaticString)
+            } else if let icon = site.logoIcon {
+                // (One of the bundled icons' SVG, written as it is.)
+                page.write("<span class=\"outline-site-logo outline-site-icon\" " as StaticString)
+                page.write(site.siteName == nil ? "role=\"img\" aria-label=\"Home\">" as StaticString : "aria-hidden=\"true\">" as StaticString)
+                page.write(icon)
+                page.write("</span>" as StaticString)
+            }
             page.write(escaping: site.siteName ?? "")
             page.write(site.homeLink == nil ? "</span>" as StaticString : "</a>" as StaticString)
         } else if let name = site.siteName {

@@ -28,6 +28,8 @@ public struct ConversionOptions: Equatable, Sendable {
     /// In a tree whose `mkdocs.yml` names `markdown_extensions`: their names (its Markdown
     /// is read in mkdocs' dialect, docs/formats.md).
     var mkDocsExtensions: Set<String>?
+    /// How mkdocs makes headings' ids (in an mkdocs project, its `toc` options).
+    var slugStyle = SlugStyle()
     /// In an mdBook project (a `book.toml` beside the tree): its Markdown is read as mdBook
     /// reads it.
     var isMdBook = false

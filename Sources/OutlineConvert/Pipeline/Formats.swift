@@ -67,8 +67,13 @@ struct PageSite: Sendable {
     package var canonical: String?
     /// The site's name (mkdocs' `site_name`), shown on every page and in its title.
     var siteName: String?
+    /// The language of the project's pages (mkdocs' `theme.language`, mdBook's
+    /// `book.language`), unless a page's front matter says.
+    var language: String?
     /// The site's logo (mkdocs-material's `theme.logo`) from this page, before its name.
     var logo: String?
+    /// Else the SVG of its logo icon (`theme.icon.logo`).
+    var logoIcon: String?
     /// With `--watch`: the page reloads itself after a rebuild that changed it.
     var reloads = false
     /// The site's home page (its top `index.html`) from this page, when it has one.

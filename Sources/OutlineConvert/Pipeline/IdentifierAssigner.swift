@@ -144,13 +144,13 @@ final class PageHeadingIdentifiers {
     /// The section ids that are not slugs of their titles (stated in the source).
     private var stated: Set<String> = []
 
-    init(_ outline: Outline? = nil) {
+    init(_ outline: Outline? = nil, style: SlugStyle = SlugStyle()) {
         // (Room for every section at once, as `IdentifierAssigner` makes it: a set grown by
         // doubling holds its old and new tables together each time.)
         var count = 0
         outline?.forEachNode { _ in count += 1 }
         used.reserveCapacity(count)
-        mkdocs = MkDocsSlug(capacity: count)
+        mkdocs = MkDocsSlug(capacity: count, style: style)
         outline?.forEachNode { node in
             used.insert(node.id)
             if !Self.isSlug(node.id, of: node.title) {
@@ -181,7 +181,10 @@ final class PageHeadingIdentifiers {
     /// is stated in the source has it in mkdocs too: it is not asked for.)
     func mkdocsID(title: String, id: String) -> String? {
         let theirs = mkdocs.id(for: title, ours: id)
-        guard theirs != id, used.insert(theirs).inserted else { return nil }
+        guard !theirs.hasSameBytes(as: id) else { return nil }
+        // (Swift's strings are equal when canonically equivalent; HTML's ids when their code
+        // points are: a slug normalized to NFC is another id than a title's decomposed one.)
+        guard theirs == id || used.insert(theirs).inserted else { return nil }
         return theirs
     }
 

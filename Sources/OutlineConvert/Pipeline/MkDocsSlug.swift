@@ -1,5 +1,5 @@
-/// The ids mkdocs gives headings: Python-Markdown's `toc` extension with its default
-/// `slugify`, made unique with `_1`, `_2`, … in document order. A page carries them beside
+/// The ids mkdocs gives headings: Python-Markdown's `toc` extension with the `slugify` the
+/// project configures (`SlugStyle`, the default one elsewhere), made unique with `_1`, `_2`, … in document order. A page carries them beside
 /// its own GitHub-style ids where they differ (docs/formats.md), so that a link written for
 /// an mkdocs site (`#templates_1`, `#a-b` for "A / B") finds its section.
 struct MkDocsSlug {
@@ -9,10 +9,13 @@ struct MkDocsSlug {
     /// (what Python-Markdown's `unique` keeps in its `counters`, for the same reason: titles
     /// repeated by the thousand).
     private var known: [String: Int] = [:]
+    /// The project's style, when not the default.
+    private let style: SlugStyle?
 
-    /// Room for `capacity` ids.
-    init(capacity: Int = 0) {
+    /// Room for `capacity` ids, made in `style`.
+    init(capacity: Int = 0, style: SlugStyle = SlugStyle()) {
         used.reserveCapacity(capacity)
+        self.style = style == SlugStyle() ? nil : style
     }
 
     /// An id the page states (mkdocs never gives it to a heading).
@@ -25,7 +28,8 @@ struct MkDocsSlug {
     /// does not hold each id twice.
     mutating func id(for title: String, ours: String = "") -> String {
         // (An icon is HTML, which mkdocs' `toc` leaves out of the slug.)
-        let slug = Self.slug(IconExtension.removingShortcodes(title))
+        let text = IconExtension.removingShortcodes(title)
+        let slug = style?.slug(text) ?? Self.slug(text)
         return unique(slug.hasSameBytes(as: ours) ? ours : slug)
     }
 
@@ -68,10 +72,10 @@ struct MkDocsSlug {
         html.write("\"></span>" as StaticString)
     }
 
-    /// Python-Markdown's `slugify(title, "-")`: NFKD, what is not ASCII dropped, then all
-    /// but letters, digits, `_`, `-` and white space; white space trimmed from both ends;
-    /// lowercase; each run of `-` and white space one `-`.
-    static func slug(_ title: String) -> String {
+    /// Python-Markdown's `slugify(title, separator)`: NFKD, what is not ASCII dropped, then
+    /// all but letters, digits, `_`, `-` and white space; white space trimmed from both ends;
+    /// lowercase; each run of white space and the separator's characters one separator.
+    static func slug(_ title: String, separator: String = "-") -> String {
         var kept: [UInt8] = []
         kept.reserveCapacity(title.utf8.count)
         for scalar in title.unicodeScalars {
@@ -87,8 +91,8 @@ struct MkDocsSlug {
         guard let first = kept.firstIndex(where: { !isSpace($0) }), let last = kept.lastIndex(where: { !isSpace($0) }) else { return "" }
         var inRun = false
         for byte in kept[first...last] {
-            if byte == UInt8(ascii: "-") || isSpace(byte) {
-                if !inRun { slug.append(UInt8(ascii: "-")) }
+            if isSpace(byte) || separator.utf8.contains(byte) {
+                if !inRun { slug += separator.utf8 }
                 inRun = true
             } else {
                 slug.append(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte)

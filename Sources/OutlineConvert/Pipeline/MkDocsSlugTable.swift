@@ -13,8 +13,26 @@ extension MkDocsSlug {
             |N|n|n|||O|o|O|o|O|o|||R|r|R|r|R|r|S|s|S|s|S|s|S|s|T|t|T|t|||U|u|U|u|U|u|U|u|U|u|U|u|W|w|Y|y|Y|Z|z|Z\
             |z|Z|z|s|||||||||||||||||||||||||||||||||O|o||||||||||||||U|u||||||||||||||||||||DZ|Dz|dz|LJ|Lj|lj|N\
             J|Nj|nj|A|a|I|i|O|o|U|u|U|u|U|u|U|u|U|u||A|a|A|a|||||G|g|K|k|O|o|O|o|||j|DZ|Dz|dz|G|g|||N|n|A|a|||||\
-            A|a|A|a|E|e|E|e|I|i|I|i|O|o|O|o|R|r|R|r|U|u|U|u|S|s|T|t|||H|h|||||||A|a|E|e|O|o|O|o|O|o|O|o|Y|y|||||\
-            |||||||||||||||||||||||
+            A|a|A|a|E|e|E|e|I|i|I|i|O|o|O|o|R|r|R|r|U|u|U|u|S|s|T|t|||H|h|||||||A|a|E|e|O|o|O|o|O|o|O|o|Y|y
+            """
+        ),
+        (
+            0x02B0,
+            """
+            h||j|r||||w|y|||||||||||||||||||||||||||||||| | | | | | ||||l|s|x
+            """
+        ),
+        (
+            0x037A,
+            """
+             |||||||||| | 
+            """
+        ),
+        (
+            0x1D2C,
+            """
+            A||B||D|E||G|H|I|J|K|L|M|N||O||P|R|T|U|W|a||||b|d|e||||g||k|m||o||||p|t|u|||v|||||||i|r|u|v|||||||||\
+            ||||||||||||||||||||||||||||||||||||||||||||||c||||f|||||||||||||||||||||||||||z
             """
         ),
         (
@@ -24,15 +42,78 @@ extension MkDocsSlug {
             K|k|K|k|L|l|L|l|L|l|L|l|M|m|M|m|M|m|N|n|N|n|N|n|N|n|O|o|O|o|O|o|O|o|P|p|P|p|R|r|R|r|R|r|R|r|S|s|S|s|\
             S|s|S|s|S|s|T|t|T|t|T|t|T|t|U|u|U|u|U|u|U|u|U|u|V|v|V|v|W|w|W|w|W|w|W|w|W|w|X|x|X|x|Y|y|Z|z|Z|z|Z|z|\
             h|t|w|y|a|s|||||A|a|A|a|A|a|A|a|A|a|A|a|A|a|A|a|A|a|A|a|A|a|A|a|E|e|E|e|E|e|E|e|E|e|E|e|E|e|E|e|I|i|\
-            I|i|O|o|O|o|O|o|O|o|O|o|O|o|O|o|O|o|O|o|O|o|O|o|O|o|U|u|U|u|U|u|U|u|U|u|U|u|U|u|Y|y|Y|y|Y|y|Y|y|||||\
-            |
+            I|i|O|o|O|o|O|o|O|o|O|o|O|o|O|o|O|o|O|o|O|o|O|o|O|o|U|u|U|u|U|u|U|u|U|u|U|u|U|u|Y|y|Y|y|Y|y|Y|y
             """
         ),
         (
-            0x2000,
+            0x1FBD,
             """
-             | | | | | | | | | | ||||||||||||| |||||||||||||||||||||||| ||||||||||||||| ||||||||||||||||||||||||\
-            ||||||||| ||||||||||||||||
+             || | | |||||||||||| | | |||||||||||||| | | |||||||||||||| | ||||||||||||||| | || | | | | | | | | | \
+            | ||||||||||||| |||||||||||||||||||||||| ||||||||||||||| ||||||||||||||||||||||||||||||||| |||||||||\
+            ||||||||0|i|||4|5|6|7|8|9||||||n|0|1|2|3|4|5|6|7|8|9|||||||a|e|o|x||h|k|l|m|n|p|s|t||||||||||||Rs
+            """
+        ),
+        (
+            0x2100,
+            """
+            ac|as|C|C||co|cu|||F|g|H|H|H|h||I|I|L|l||N|No|||P|Q|R|R|R|||SM|TEL|TM||Z||||Z||K|A|B|C||e|E|F||M|o||\
+            |||i||FAX||||||||||D|d|e|i|j|||||||17|19|110|13|23|15|25|35|45|16|56|18|38|58|78|1|I|II|III|IV|V|VI|\
+            VII|VIII|IX|X|XI|XII|L|C|D|M|i|ii|iii|iv|v|vi|vii|viii|ix|x|xi|xii|l|c|d|m||||||||||03
+            """
+        ),
+        (
+            0x2460,
+            """
+            1|2|3|4|5|6|7|8|9|10|11|12|13|14|15|16|17|18|19|20|1|2|3|4|5|6|7|8|9|10|11|12|13|14|15|16|17|18|19|2\
+            0|1|2|3|4|5|6|7|8|9|10|11|12|13|14|15|16|17|18|19|20|a|b|c|d|e|f|g|h|i|j|k|l|m|n|o|p|q|r|s|t|u|v|w|x\
+            |y|z|A|B|C|D|E|F|G|H|I|J|K|L|M|N|O|P|Q|R|S|T|U|V|W|X|Y|Z|a|b|c|d|e|f|g|h|i|j|k|l|m|n|o|p|q|r|s|t|u|v\
+            |w|x|y|z|0
+            """
+        ),
+        (
+            0x2C7C,
+            """
+            j|V
+            """
+        ),
+        (
+            0x3000,
+            """
+             
+            """
+        ),
+        (
+            0x309B,
+            """
+             | 
+            """
+        ),
+        (
+            0x3250,
+            """
+            PTE|21|22|23|24|25|26|27|28|29|30|31|32|33|34|35
+            """
+        ),
+        (
+            0x32B1,
+            """
+            36|37|38|39|40|41|42|43|44|45|46|47|48|49|50|1|2|3|4|5|6|7|8|9|10|11|12|Hg|erg|eV|LTD
+            """
+        ),
+        (
+            0x3358,
+            """
+            0|1|2|3|4|5|6|7|8|9|10|11|12|13|14|15|16|17|18|19|20|21|22|23|24|hPa|da|AU|bar|oV|pc|dm|dm2|dm3|IU||\
+            ||||pA|nA|A|mA|kA|KB|MB|GB|cal|kcal|pF|nF|F|g|mg|kg|Hz|kHz|MHz|GHz|THz|l|ml|dl|kl|fm|nm|m|mm|cm|km|m\
+            m2|cm2|m2|km2|mm3|cm3|m3|km3|ms|ms2|Pa|kPa|MPa|GPa|rad|rads|rads2|ps|ns|s|ms|pV|nV|V|mV|kV|MV|pW|nW|\
+            W|mW|kW|MW|k|M|am|Bq|cc|cd|Ckg|Co|dB|Gy|ha|HP|in|KK|KM|kt|lm|ln|log|lx|mb|mil|mol|PH|pm|PPM|PR|sr|Sv\
+            |Wb|Vm|Am|1|2|3|4|5|6|7|8|9|10|11|12|13|14|15|16|17|18|19|20|21|22|23|24|25|26|27|28|29|30|31|gal
+            """
+        ),
+        (
+            0xA7F2,
+            """
+            C|F|Q
             """
         ),
         (
@@ -42,12 +123,74 @@ extension MkDocsSlug {
             """
         ),
         (
-            0xFF00,
+            0xFC5E,
             """
-            |||||||||||||-|||0|1|2|3|4|5|6|7|8|9||||||||A|B|C|D|E|F|G|H|I|J|K|L|M|N|O|P|Q|R|S|T|U|V|W|X|Y|Z|||||\
-            _||a|b|c|d|e|f|g|h|i|j|k|l|m|n|o|p|q|r|s|t|u|v|w|x|y|z||||||||||||||||||||||||||||||||||||||||||||||\
-            ||||||||||||||||||||||||||||||||||||||||||||||||||||||||||||||||||||||||||||||||||||||||||| ||||||||\
-            ||||
+             | | | | | 
+            """
+        ),
+        (
+            0xFDFA,
+            """
+               | ||||||||||||||||||||||||||||||||||||||||||||||||||||||||_|_||||||||||||||||||||| | | | |_|_|_||\
+            ||||||||||||||||||-||||||||||||| || || || || || || || 
+            """
+        ),
+        (
+            0xFF0D,
+            """
+            -|||0|1|2|3|4|5|6|7|8|9||||||||A|B|C|D|E|F|G|H|I|J|K|L|M|N|O|P|Q|R|S|T|U|V|W|X|Y|Z|||||_||a|b|c|d|e|\
+            f|g|h|i|j|k|l|m|n|o|p|q|r|s|t|u|v|w|x|y|z
+            """
+        ),
+        (
+            0xFFE3,
+            """
+             
+            """
+        ),
+        (
+            0x107A5,
+            """
+            q
+            """
+        ),
+        (
+            0x1D400,
+            """
+            A|B|C|D|E|F|G|H|I|J|K|L|M|N|O|P|Q|R|S|T|U|V|W|X|Y|Z|a|b|c|d|e|f|g|h|i|j|k|l|m|n|o|p|q|r|s|t|u|v|w|x|\
+            y|z|A|B|C|D|E|F|G|H|I|J|K|L|M|N|O|P|Q|R|S|T|U|V|W|X|Y|Z|a|b|c|d|e|f|g||i|j|k|l|m|n|o|p|q|r|s|t|u|v|w\
+            |x|y|z|A|B|C|D|E|F|G|H|I|J|K|L|M|N|O|P|Q|R|S|T|U|V|W|X|Y|Z|a|b|c|d|e|f|g|h|i|j|k|l|m|n|o|p|q|r|s|t|u\
+            |v|w|x|y|z|A||C|D|||G|||J|K|||N|O|P|Q||S|T|U|V|W|X|Y|Z|a|b|c|d||f||h|i|j|k|l|m|n||p|q|r|s|t|u|v|w|x|\
+            y|z|A|B|C|D|E|F|G|H|I|J|K|L|M|N|O|P|Q|R|S|T|U|V|W|X|Y|Z|a|b|c|d|e|f|g|h|i|j|k|l|m|n|o|p|q|r|s|t|u|v|\
+            w|x|y|z|A|B||D|E|F|G|||J|K|L|M|N|O|P|Q||S|T|U|V|W|X|Y||a|b|c|d|e|f|g|h|i|j|k|l|m|n|o|p|q|r|s|t|u|v|w\
+            |x|y|z|A|B||D|E|F|G||I|J|K|L|M||O||||S|T|U|V|W|X|Y||a|b|c|d|e|f|g|h|i|j|k|l|m|n|o|p|q|r|s|t|u|v|w|x|\
+            y|z|A|B|C|D|E|F|G|H|I|J|K|L|M|N|O|P|Q|R|S|T|U|V|W|X|Y|Z|a|b|c|d|e|f|g|h|i|j|k|l|m|n|o|p|q|r|s|t|u|v|\
+            w|x|y|z|A|B|C|D|E|F|G|H|I|J|K|L|M|N|O|P|Q|R|S|T|U|V|W|X|Y|Z|a|b|c|d|e|f|g|h|i|j|k|l|m|n|o|p|q|r|s|t|\
+            u|v|w|x|y|z|A|B|C|D|E|F|G|H|I|J|K|L|M|N|O|P|Q|R|S|T|U|V|W|X|Y|Z|a|b|c|d|e|f|g|h|i|j|k|l|m|n|o|p|q|r|\
+            s|t|u|v|w|x|y|z|A|B|C|D|E|F|G|H|I|J|K|L|M|N|O|P|Q|R|S|T|U|V|W|X|Y|Z|a|b|c|d|e|f|g|h|i|j|k|l|m|n|o|p|\
+            q|r|s|t|u|v|w|x|y|z|A|B|C|D|E|F|G|H|I|J|K|L|M|N|O|P|Q|R|S|T|U|V|W|X|Y|Z|a|b|c|d|e|f|g|h|i|j|k|l|m|n|\
+            o|p|q|r|s|t|u|v|w|x|y|z|A|B|C|D|E|F|G|H|I|J|K|L|M|N|O|P|Q|R|S|T|U|V|W|X|Y|Z|a|b|c|d|e|f|g|h|i|j|k|l|\
+            m|n|o|p|q|r|s|t|u|v|w|x|y|z
+            """
+        ),
+        (
+            0x1D7CE,
+            """
+            0|1|2|3|4|5|6|7|8|9|0|1|2|3|4|5|6|7|8|9|0|1|2|3|4|5|6|7|8|9|0|1|2|3|4|5|6|7|8|9|0|1|2|3|4|5|6|7|8|9
+            """
+        ),
+        (
+            0x1F100,
+            """
+            0|0|1|2|3|4|5|6|7|8|9||||||A|B|C|D|E|F|G|H|I|J|K|L|M|N|O|P|Q|R|S|T|U|V|W|X|Y|Z|S|C|R|CD|WZ||A|B|C|D|\
+            E|F|G|H|I|J|K|L|M|N|O|P|Q|R|S|T|U|V|W|X|Y|Z|HV|MV|SD|SS|PPV|WC|||||||||||||||||||||||||||MC|MD|MR|||\
+            |||||||||||||||||||||||||||||||||DJ
+            """
+        ),
+        (
+            0x1FBF0,
+            """
+            0|1|2|3|4|5|6|7|8|9
             """
         ),
     ]

@@ -24,6 +24,8 @@ struct PercentEncoding: Sendable {
     /// punctuation, not the bytes that could end the string or the element (`"`, `'`, `\`,
     /// `<`, `>`, spaces, controls), which a URL reads the same percent-encoded.
     static let quotable = PercentEncoding(keeping: "-._~:/?#[]@!$&()*+,;=%")
+    /// What Python's `urllib.parse.quote` keeps (its `safe` is `/`): pymdownx's encoded slugs.
+    static let pythonQuote = PercentEncoding(keeping: "-._~/")
     /// What cmark keeps as it is when it writes a URL (houdini's `escape_href`, where `&`
     /// and `'` are then written as HTML references).
     static let href = PercentEncoding(keeping: "-_.+!*'(),%#@?=;:/$~&")
