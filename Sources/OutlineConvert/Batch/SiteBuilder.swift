@@ -262,6 +262,7 @@ package struct SiteBuilder {
         guard settings.inputs.count == 1, let root = settings.inputs.first, Files.isDirectory(root) else { return (conversion, nil) }
         if let configured = config?.extensions {
             conversion.mkDocsExtensions = configured
+            conversion.icons = IconChunks()
             conversion.snippets = config?.snippets
             reporter.note("\(root): its mkdocs.yml names markdown_extensions: Markdown is read in mkdocs' dialect")
         }

@@ -53,7 +53,9 @@ struct MarkdownFlavor: Equatable, Sendable {
     /// Python-Markdown and pymdown-extensions add, those that `configured` names as
     /// `mkdocs.yml`'s `markdown_extensions` does (`pymdownx.blocks.admonition`), or all of
     /// them when nil (`--from mkdocs`).
-    static func mkDocs(_ configured: Set<String>? = nil) -> MarkdownFlavor {
+    /// `icons`, when given, keeps the icons' chunks inflated for every document read in
+    /// this flavour (a site's), else each document inflates its own.
+    static func mkDocs(_ configured: Set<String>? = nil, icons: IconChunks? = nil) -> MarkdownFlavor {
         func on(_ name: String) -> Bool { configured?.contains(name) ?? true }
         let fenced = FencedBlocks.Names(
             admonitions: on("pymdownx.blocks.admonition") ? FencedBlocks.Names.all.admonitions : [],
@@ -63,7 +65,7 @@ struct MarkdownFlavor: Equatable, Sendable {
         var extensions = gitHubExtensions(admonition: AdmonitionExtension(fenced: fenced), spans: DelimiterExtension(spans: spans))
         if on("pymdownx.keys") { extensions.append(KeysExtension()) }
         if on("pymdownx.smartsymbols") { extensions.append(SmartSymbolsExtension()) }
-        if on("pymdownx.emoji") { extensions.append(IconExtension()) }
+        if on("pymdownx.emoji") { extensions.append(IconExtension(chunks: icons)) }
         // (Last: it cuts text the others have read.)
         if on("abbr") { extensions.append(AbbreviationExtension()) }
         // (Its text is rewritten before the footnotes' and mkdocs' blocks are read: a note

@@ -305,6 +305,7 @@ final class MarkdownTree {
         guard !LiteralLine.holds(title), !title.containsByte(UInt8(ascii: "<")), !title.containsByte(UInt8(ascii: "[")),
             !title.contains(bytes: "://"), !title.contains(bytes: "www.")
         else { return nil }
+        guard !Self.isPlainText(title) else { return nil }
         let document = CommonMarkDocument(parsing: title, flavor: flavor, isBody: true)
         guard document.blockCount == 1 else { return nil }
         var html = ByteBuffer()
@@ -312,6 +313,30 @@ final class MarkdownTree {
         let bytes = html.finish()
         guard bytes.starts(with: "<p>".utf8), bytes.count >= 8, bytes.suffix(5).elementsEqual("</p>\n".utf8) else { return nil }
         return String(decoding: bytes[3..<(bytes.count - 5)], as: UTF8.self)
+    }
+
+    /// Whether a title's Markdown is its text, in every flavour, without reading it: words
+    /// of letters and digits (no ordinal such as `1st`), single spaces between, and only
+    /// the punctuation no extension reads and HTML does not escape (`,`, `.`, `?`, `!`,
+    /// `;`, a `-` alone). Most blocks' titles are.
+    static func isPlainText(_ title: String) -> Bool {
+        let bytes = title.utf8
+        guard let first = bytes.first, let last = bytes.last, first != .space, last != .space else { return false }
+        var previous: UInt8 = 0
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                if previous.isASCIIDigit { return false }
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), 0x80...0xFF, UInt8(ascii: ","), UInt8(ascii: "."), UInt8(ascii: "?"),
+                UInt8(ascii: "!"), UInt8(ascii: ";"):
+                break
+            case .space, UInt8(ascii: "-"):
+                if previous == byte { return false }
+            default: return false
+            }
+            previous = byte
+        }
+        return true
     }
 
     /// Sets a node's literal text.

@@ -45,6 +45,24 @@ struct ExpandedSource: Sendable {
         self.warnings = warnings
     }
 
+    /// The page `page`'s own text, read from `file`, with `lines` after it.
+    init(page: [UInt8], file: String, appending lines: [Line], files: [String], warnings: [Diagnostic]) {
+        var origins: [Origin] = []
+        var number = 1
+        origins.append(Origin(file: file, line: 1, indent: 0))
+        page.withUnsafeBufferPointer { bytes in
+            var at = 0
+            while let feed = bytes.firstIndex(ofByte: .lineFeed, from: at) {
+                number += 1
+                origins.append(Origin(file: file, line: number, indent: 0))
+                at = feed + 1
+            }
+        }
+        self.init(lines, files: files, warnings: warnings)
+        text = lines.isEmpty ? page : page + [.lineFeed] + text
+        self.origins = origins + (self.origins ?? [])
+    }
+
     /// Appends `line` to `lines`, its bytes counted into `size`: past `limit` the page is
     /// refused (`what` pulled it in: "snippets", "includes").
     static func append(_ line: Line, to lines: inout [Line], size: inout Int, limit: Int, what: String) throws {

@@ -32,10 +32,19 @@ struct SnippetIncludes: Sendable, Equatable {
     /// The page `bytes` (read from `file`) with its snippets in place; at most `limit`
     /// bytes in all.
     func expand(_ bytes: [UInt8], file: String, limit: Int) throws -> ExpandedSource {
-        guard !autoAppend.isEmpty || bytes[...].contains(bytes: "8<") else { return ExpandedSource(unchanged: bytes) }
+        let pageHasSnippets = bytes[...].contains(bytes: "8<")
+        guard !autoAppend.isEmpty || pageHasSnippets else { return ExpandedSource(unchanged: bytes) }
         typealias Line = ExpandedSource.Line
-        var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated().map {
-            Line(bytes: Array($0.element), origin: .init(file: file, line: $0.offset + 1, indent: 0))
+        var expander = Expander(settings: self, limit: limit)
+        // (A page without snippets of its own is kept whole, its appended snippets after it:
+        // most pages of a project that appends some.)
+        var lines: [Line] = []
+        if pageHasSnippets {
+            lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated().map {
+                Line(bytes: Array($0.element), origin: .init(file: file, line: $0.offset + 1, indent: 0))
+            }
+        } else {
+            expander.size = bytes.count + 1
         }
         if let first = autoAppend.first {
             // (As pymdownx appends them: a block of their paths after two blank lines.)
@@ -49,8 +58,10 @@ struct SnippetIncludes: Sendable, Equatable {
             }
             lines += [line("-8<-", first.location), line("", first.location)]
         }
-        var expander = Expander(settings: self, limit: limit)
         let expanded = try expander.parse(lines, file: nil, isSection: false)
+        guard pageHasSnippets else {
+            return ExpandedSource(page: bytes, file: file, appending: expanded, files: expander.files, warnings: expander.warnings)
+        }
         return ExpandedSource(expanded, files: expander.files, warnings: expander.warnings)
     }
 

@@ -28,6 +28,9 @@ public struct ConversionOptions: Equatable, Sendable {
     /// In a tree whose `mkdocs.yml` names `markdown_extensions`: their names (its Markdown
     /// is read in mkdocs' dialect, docs/formats.md).
     var mkDocsExtensions: Set<String>?
+    /// In an mkdocs project: the icons' chunks its pages have inflated, kept for the others
+    /// (a cache: no part of the options' fingerprint).
+    var icons: IconChunks?
     /// How mkdocs makes headings' ids (in an mkdocs project, its `toc` options).
     var slugStyle = SlugStyle()
     /// In an mdBook project (a `book.toml` beside the tree): its Markdown is read as mdBook
@@ -104,7 +107,7 @@ public struct Converter: Sendable {
         if let from = options.from { return from }
         guard let byExtension = InputFormat(pathExtension: Path.fileExtension(file)) else { return InputFormat(sniffing: bytes) }
         // (Every page of a Logseq graph is an outline, a flat list too.)
-        if let configured = options.mkDocsExtensions, byExtension == .markdown { return .mkDocs(configured) }
+        if let configured = options.mkDocsExtensions, byExtension == .markdown { return .mkDocs(configured, icons: options.icons) }
         if options.isMdBook, byExtension == .markdown { return .mdBook }
         return options.wikiIndex?.app == .logseq && byExtension == .markdown ? .outline : byExtension.refined(by: bytes)
     }

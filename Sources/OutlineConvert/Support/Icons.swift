@@ -135,9 +135,12 @@ enum Icons {
 
 /// The chunks of icons one document has inflated, so that each is inflated once however
 /// many of its icons the document shows.
-final class IconChunks: @unchecked Sendable {
+final class IconChunks: @unchecked Sendable, Equatable {
     private let lock = Lock()
     private var inflated: [Int: [UInt8]] = [:]
+
+    /// Any two stores give the same icons: options that differ only in theirs are equal.
+    static func == (a: IconChunks, b: IconChunks) -> Bool { true }
 
     /// The SVG of the icon `name` (UTF-8) names; nil when no set has it.
     func svg(named name: [UInt8]) -> String? {

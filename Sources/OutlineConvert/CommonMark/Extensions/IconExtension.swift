@@ -17,13 +17,18 @@ internal import CCmark
 /// (`EmojiExtension`) are read after it, from what is left.
 struct IconExtension: MarkdownExtension {
     var name: String { "pymdownx.emoji" }
-    /// The chunks of icons the document has inflated (one store a document).
+    /// The chunks of icons inflated: the store given (a site's, shared by its pages), else
+    /// one a document.
     private var chunks: IconChunks?
+
+    init(chunks: IconChunks? = nil) {
+        self.chunks = chunks
+    }
 
     func prepared(for source: SourceLines) -> IconExtension? {
         guard Icons.sets.keys.contains(where: { source.bytes.contains(bytes: ":\($0)-") }) else { return nil }
         var prepared = self
-        prepared.chunks = IconChunks()
+        prepared.chunks = chunks ?? IconChunks()
         return prepared
     }
 

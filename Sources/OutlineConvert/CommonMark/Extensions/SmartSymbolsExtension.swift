@@ -16,8 +16,10 @@ struct SmartSymbolsExtension: MarkdownExtension {
     func makeInlines(under block: OpaquePointer, text: ArraySlice<UInt8>, of tree: MarkdownTree) {
         var found: [OpaquePointer] = []
         MarkdownTree.walk(under: block) { node, entering in
+            // (Each pattern holds one of these bytes: libc finds none in most text at once.)
             guard entering, cmark_node_get_type(node) == CMARK_NODE_TEXT, let literal = cmark_node_get_literal(node),
-                strpbrk(literal, "()+=/-<0123456789") != nil
+                strpbrk(literal, "(+=-</0123456789") != nil,
+                Self.mayHoldSymbol(UnsafeBufferPointer(start: UnsafeRawPointer(literal).assumingMemoryBound(to: UInt8.self), count: strlen(literal)))
             else { return }
             found.append(node)
         }
@@ -33,6 +35,40 @@ struct SmartSymbolsExtension: MarkdownExtension {
                 cmark_node_append_child(sup, piece)
             }
         }
+    }
+
+    /// Whether `text` holds what `replacing` may replace: a symbol, `c/o`, a digit before
+    /// `/` and a digit (a fraction) or before `s`, `n`, `r` or `t` (an ordinal's suffix).
+    /// Most text holds none, and is not read as characters at all.
+    private static func mayHoldSymbol(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        func at(_ index: Int) -> UInt8 { index < text.count ? text[index] : 0 }
+        for index in text.indices {
+            let byte = text[index]
+            switch byte {
+            case UInt8(ascii: "("):
+                let next = at(index + 1)
+                if next == UInt8(ascii: "t")
+                    ? at(index + 2) == UInt8(ascii: "m") && at(index + 3) == UInt8(ascii: ")")
+                    : (next == UInt8(ascii: "c") || next == UInt8(ascii: "r")) && at(index + 2) == UInt8(ascii: ")")
+                {
+                    return true
+                }
+            case UInt8(ascii: "+"), UInt8(ascii: "="):
+                if at(index + 1) == UInt8(ascii: "/") && at(index + 2) == (byte == UInt8(ascii: "+") ? UInt8(ascii: "-") : byte) { return true }
+            case UInt8(ascii: "-"):
+                if at(index + 1) == UInt8(ascii: "-") && at(index + 2) == UInt8(ascii: ">") { return true }
+            case UInt8(ascii: "<"):
+                if at(index + 1) == UInt8(ascii: "-") && at(index + 2) == UInt8(ascii: "-") { return true }
+            case UInt8(ascii: "c"):
+                if at(index + 1) == UInt8(ascii: "/") && at(index + 2) == UInt8(ascii: "o") { return true }
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                let next = at(index + 1)
+                if next == UInt8(ascii: "/") && at(index + 2).isASCIIDigit { return true }
+                if next == UInt8(ascii: "s") || next == UInt8(ascii: "n") || next == UInt8(ascii: "r") || next == UInt8(ascii: "t") { return true }
+            default: break
+            }
+        }
+        return false
     }
 
     /// The ASCII characters something replaced starts with: a symbol's, `c/o`'s, a digit.
