@@ -189,6 +189,21 @@ def test_print_hides_the_toc_and_the_field_and_shows_every_section(browser, page
         browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
 
 
+def test_toc_entries_show_titles_as_their_sections_do(browser, pages):
+    """An entry's title is its section's, markup and all (`fs.readFile()` as code), with a
+    link's text in place of the link (an entry is a link itself)."""
+    browser.get(pages["real"])
+    pairs = browser.execute_script("""
+        return [...document.querySelectorAll('.outline-toc a')].map(a => {
+            const title = document.getElementById(a.getAttribute('href').slice(1)).querySelector('.outline-title');
+            return [a.textContent, a.querySelectorAll('code').length, a.querySelectorAll('a').length,
+                    title.textContent, title.querySelectorAll('code').length];
+        });""")
+    assert sum(1 for pair in pairs if pair[1] > 0) > 100, "the reference's titles are mostly code"
+    for entry, codes, links, title, title_codes in pairs:
+        assert (entry, codes, links) == (title, title_codes, 0)
+
+
 def test_front_matter_turns_the_toc_on_and_fragments_carry_it_apart(tmp_path):
     page = run("-t", "html", input="---\ntoc: true\n---\n# A\ntext\n## B\n").stdout
     assert '<nav class="outline-toc"' in page

@@ -154,7 +154,7 @@ struct BodyRenderer {
         let wikiLinks = wikiLinks
         var results = titles.map { literalHTML($0.markdown, line: $0.line, links: links, wikiLinks: { wikiLinks }) }
         let batched = titles.indices.filter { results[$0] == nil && Self.isParagraphAlone(titles[$0].markdown) }
-        guard batched.count > 1 else { return results }
+        guard !batched.isEmpty else { return results }
         // (The page's definitions after the titles: what they make, if anything, comes after.)
         let document = CommonMarkDocument(
             parsing: batched.map { titles[$0].markdown }.joined(separator: "\n\n") + "\n\n" + titleDefinitions, flavor: pageFlavor,

@@ -136,13 +136,13 @@ private struct Page {
         let wideTOC =
             !toc && !isBulletOutline && site?.navigation == true && (outline.nodes.count > 1 || outline.nodes.first?.children.isEmpty == false)
         if options.fragment {
-            if toc { TableOfContents.write(outline, into: &html) }
+            if toc { TableOfContents.write(outline, titles: richTitles, into: &html) }
             writeContent(outline, pageTitle: pageTitle, into: &html)
         } else {
             let lang = outline.language ?? site?.language ?? "en"
             (options.template ?? .default).render(
                 title: pageTitle, lang: lang, site: site, into: &html,
-                toc: { toc || wideTOC ? TableOfContents.write(outline, wideOnly: wideTOC, into: &$0) : () },
+                toc: { toc || wideTOC ? TableOfContents.write(outline, wideOnly: wideTOC, titles: richTitles, into: &$0) : () },
                 code: {
                     let (ids, root) = (bodies.readers.code?.ids ?? [], site?.navigation == true ? site?.root : nil)
                     CodeHighlighting.writeScript(for: ids, root: root, into: &$0)
@@ -429,28 +429,34 @@ private struct Page {
 /// The table of contents (`--toc`): the outline's titles as nested links, built from
 /// `<details>`/`<summary>` like the outline itself, so that it collapses without script; a
 /// group starts open exactly when its section does. One a docs site gives every page
-/// (`wideOnly`) shows on wide screens only.
+/// (`wideOnly`) shows on wide screens only. A title with markup shows it as the navigation
+/// does (`NavigationTitle`: `cfg` as code, a link's text without the link).
 enum TableOfContents {
-    static func write(_ outline: Outline, wideOnly: Bool = false, into html: inout ByteBuffer) {
+    /// `titles`: the HTML of the titles with markup, by position in document order (from 1),
+    /// as the page renders them (`Page.richTitles`).
+    static func write(_ outline: Outline, wideOnly: Bool = false, titles: [Int: [UInt8]] = [:], into html: inout ByteBuffer) {
         guard !outline.nodes.isEmpty else { return }
         html.write(wideOnly ? "<nav class=\"outline-toc outline-toc-wide\"" as StaticString : "<nav class=\"outline-toc\"" as StaticString)
         html.write(" aria-label=\"Table of contents\">\n<details open><summary>Contents</summary>\n" as StaticString)
-        write(outline.nodes, into: &html)
+        var position = 1
+        write(outline.nodes, titles: titles, position: &position, into: &html)
         html.write("</details>\n</nav>\n" as StaticString)
     }
 
-    private static func write(_ nodes: [OutlineNode], into html: inout ByteBuffer) {
+    private static func write(_ nodes: [OutlineNode], titles: [Int: [UInt8]], position: inout Int, into html: inout ByteBuffer) {
         html.write("<ul>\n" as StaticString)
         for node in nodes {
+            let rich = titles[position].flatMap { NavigationTitle.html($0, title: node.title) }
+            position += 1
             html.write("<li>" as StaticString)
             if node.children.isEmpty {
-                link(node, into: &html)
+                link(node, rich: rich, into: &html)
             } else {
                 // Open whatever the section's state: every entry can be reached from the start.
                 html.write("<details open><summary>" as StaticString)
-                link(node, into: &html)
+                link(node, rich: rich, into: &html)
                 html.write("</summary>\n" as StaticString)
-                write(node.children, into: &html)
+                write(node.children, titles: titles, position: &position, into: &html)
                 html.write("</details>" as StaticString)
             }
             html.write("</li>\n" as StaticString)
@@ -458,11 +464,11 @@ enum TableOfContents {
         html.write("</ul>\n" as StaticString)
     }
 
-    private static func link(_ node: OutlineNode, into html: inout ByteBuffer) {
+    private static func link(_ node: OutlineNode, rich: String?, into html: inout ByteBuffer) {
         html.write("<a href=\"#" as StaticString)
         html.write(escaping: node.id)
         html.write("\">" as StaticString)
-        html.write(escaping: node.title)
+        if let rich { html.write(rich) } else { html.write(escaping: node.title) }
         html.write("</a>" as StaticString)
     }
 }
