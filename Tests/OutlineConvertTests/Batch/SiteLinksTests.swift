@@ -11,11 +11,22 @@ import Testing
     private var links: SiteLinks { SiteLinks(jobs: [guide, api], outputDirectory: "/out") }
 
     @Test(arguments: [
-        "https://example.org/a.md", "HTTPS://example.org", "mailto:a@example.org", "a+b-c.d:x",
-        "//example.org/ref/api.md", "/ref/api.md",
+        "https://example.org/a.md", "HTTPS://example.org", "mailto:a@example.org", "a+b-c.d:x", "//example.org/ref/api.md",
     ])
-    func aSchemeAHostOrTheSiteRootIsNotALocalLink(url: String) {
+    func aSchemeOrAHostIsNotALocalLink(url: String) {
         #expect(links.resolve(url, in: guide) == nil)
+    }
+
+    @Test func aPathFromTheRootIsLeftAsItIsUnlessReadFromThePagesFolder() throws {
+        let left = try #require(links.resolve("/ref/api.md", in: guide))
+        #expect(left.target == .absolute("/ref/api.md") && left.href == nil)
+        var fromDocs = links
+        fromDocs.absoluteFromRoot = true
+        let followed = try #require(fromDocs.resolve("/ref/api.md#errors", in: api))
+        #expect(followed.target == .page(input: "/site/docs/ref/api.md", fragment: "errors"))
+        #expect(followed.href == "api.html#errors")
+        let out = try #require(fromDocs.resolve("/../../etc/passwd", in: api))
+        #expect(out.target == .outside("../../etc/passwd"))
     }
 
     @Test func aLinkToAnotherInputPointsAtItsOutputWithQueryAndFragment() throws {
