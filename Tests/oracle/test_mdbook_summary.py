@@ -141,7 +141,7 @@ def test_book_toml_names_the_site_and_gives_its_links(tmp_path):
         'git-repository-url = "https://github.com/me/book"\nedit-url-template = "https://github.com/me/book/edit/main/{path}"\n'
         '\n[output.html.playground]\neditable = true\n')
     (book / "pages" / "SUMMARY.md").write_text("[Intro](README.md)\n\n- [Guide](guide/start.md)\n")
-    (book / "pages" / "README.md").write_text("# Welcome\n")
+    (book / "pages" / "README.md").write_text("{{#title Welcome aboard}}\n# Welcome\n")
     (book / "pages" / "guide" / "start.md").write_text("# Getting started\n")
     result = subprocess.run([TOOL, "book", "-o", "site", "--no-cache"], cwd=tmp_path, capture_output=True, text=True)
     assert result.returncode == 0 and "warning" not in result.stderr, result.stderr
@@ -150,6 +150,9 @@ def test_book_toml_names_the_site_and_gives_its_links(tmp_path):
     assert "<title>Guide - The Book</title>" in page
     # (mdBook's `<html lang>` is `book.language`.)
     assert '<html lang="fr">' in page
+    # (`{{#title …}}` is the page's whole <title>, and no text of it: mdBook's renderer.)
+    intro = (tmp_path / "site" / "index.html").read_text()
+    assert "<title>Welcome aboard</title>" in intro and "{{#title" not in intro
     assert 'href="https://github.com/me/book"' in page
     assert 'href="https://github.com/me/book/edit/main/pages/guide/start.md"' in page
     assert our_navigation(tmp_path / "site") == ["Intro", "Guide"]

@@ -24,6 +24,8 @@ struct ExpandedSource: Sendable {
     var files: [String]
     /// What was left out, and why.
     var warnings: [Diagnostic]
+    /// The page's `<title>`, when an include says (mdBook's `{{#title …}}`).
+    var pageTitle: String?
 
     /// A page's own text: nothing was pulled in.
     init(unchanged text: [UInt8]) {

@@ -7,8 +7,8 @@
 /// up to 10 deep; `\{{#…}}` is kept as text. mdBook's own test book and its expected pages
 /// are the oracle (Tests/oracle/test_mdbook_includes.py). Unlike mdBook, nothing outside
 /// the book's folder is read; a file that cannot be read leaves the include as written,
-/// with a located warning, as mdBook does with an error message. `{{#title}}` is taken out
-/// (the title it sets is not used yet).
+/// with a located warning, as mdBook does with an error message. `{{#title …}}` is taken
+/// out, and the last one is the page's `<title>` (`ExpandedSource.pageTitle`).
 struct MdBookIncludes: Sendable, Equatable {
     /// The book's folder (the one holding `book.toml`): nothing outside it is read.
     var project: String
@@ -20,7 +20,9 @@ struct MdBookIncludes: Sendable, Equatable {
         var expander = Expander(project: Files.realPath(BatchPlan.absolute(project)), limit: limit)
         let origins = (0...bytes.lazy.filter { $0 == .lineFeed }.count).map { ExpandedSource.Origin(file: file, line: $0 + 1, indent: 0) }
         let lines = try expander.replaceAll(bytes, origins: origins, folder: Path.parent(file), depth: 0)
-        return ExpandedSource(lines, files: expander.files, warnings: expander.warnings)
+        var expanded = ExpandedSource(lines, files: expander.files, warnings: expander.warnings)
+        expanded.pageTitle = expander.title
+        return expanded
     }
 
     private struct Expander {
@@ -30,6 +32,8 @@ struct MdBookIncludes: Sendable, Equatable {
         var size = 0
         var files: [String] = []
         var warnings: [Diagnostic] = []
+        /// The last `{{#title …}}` met, if any.
+        var title: String?
 
         init(project: String?, limit: Int) {
             self.project = project
@@ -63,7 +67,8 @@ struct MdBookIncludes: Sendable, Equatable {
                 switch link.kind {
                 case .escaped:
                     included = [Line(bytes: Array(text[(link.range.lowerBound + 1)..<link.range.upperBound]), origin: origin)]
-                case .title:
+                case .title(let text):
+                    if !text.isEmpty { title = text }
                     included = []
                 case .file(let path, let use):
                     guard let (written, absolute) = locate(path, from: folder, at: at), let bytes = read(written, absolute, at: at) else {

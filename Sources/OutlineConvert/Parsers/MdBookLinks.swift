@@ -10,8 +10,8 @@ enum MdBookLinks {
     enum Kind: Equatable {
         /// `\{{#…}}`: the text without its backslash.
         case escaped
-        /// `{{#title …}}`.
-        case title
+        /// `{{#title …}}`: the page's `<title>`.
+        case title(String)
         /// `{{#include}}`, `{{#rustdoc_include}}` or `{{#playground}}` of a file.
         case file(path: String, use: FileUse)
     }
@@ -100,9 +100,9 @@ enum MdBookLinks {
         let rest = String(decoding: text[restStart..<brace], as: UTF8.self)
         let words = rest.split(whereSeparator: \.isWhitespace).map(String.init)
         let end = brace + 2
-        guard let file = words.first else { return (end, type == "title" ? .title : nil) }
+        if type == "title" { return (end, .title(rest.trimmed)) }
+        guard let file = words.first else { return nil }
         switch type {
-        case "title": return (end, .title)
         case "include", "rustdoc_include":
             let colon = file.firstIndex(of: ":")
             let path = String(file[..<(colon ?? file.endIndex)])

@@ -125,6 +125,8 @@ public struct Converter: Sendable {
             let document = try read(consume bytes, file: file)
             return emit(document, file: file, inputSize: inputSize, site: site)
         }
+        var site = site
+        if let title = expanded.pageTitle { site?.fixedTitle = title }
         do {
             let document = try read(expanded.text, file: file)
             return expanded.relocated(emit(document, file: file, inputSize: expanded.text.count, site: site), page: file)

@@ -94,10 +94,14 @@ struct PageSite: Sendable {
     /// site copies the Prism files of every page's languages).
     var code: CodeLanguages?
 
-    /// The page's `<title>` for its own title: its `nav` label if it has one; with a site
-    /// name, `Title - Site`, and the home page the site's name alone (as mkdocs-material
-    /// titles them).
+    /// The `<title>` the page sets itself (mdBook's `{{#title …}}`), whatever its title.
+    var fixedTitle: String?
+
+    /// The page's `<title>` for its own title: the one it sets, else its `nav` label if it
+    /// has one; with a site name, `Title - Site`, and the home page the site's name alone
+    /// (as mkdocs-material titles them).
     func title(for title: String) -> String {
+        if let fixedTitle { return fixedTitle }
         let title = navLabel ?? title
         guard let siteName else { return title }
         return href == "index.html" || title.isEmpty ? siteName : title + " - " + siteName
