@@ -153,6 +153,10 @@ def test_book_toml_names_the_site_and_gives_its_links(tmp_path):
     # (`{{#title …}}` is the page's whole <title>, and no text of it: mdBook's renderer.)
     intro = (tmp_path / "site" / "index.html").read_text()
     assert "<title>Welcome aboard</title>" in intro and "{{#title" not in intro
+    # (mdBook titles the first chapter, the site's index, as any other: `Intro - The Book`.)
+    (book / "pages" / "README.md").write_text("# Welcome\n")
+    subprocess.run([TOOL, "book", "-o", "site", "--no-cache"], cwd=tmp_path, check=True, capture_output=True)
+    assert "<title>Intro - The Book</title>" in (tmp_path / "site" / "index.html").read_text()
     assert 'href="https://github.com/me/book"' in page
     assert 'href="https://github.com/me/book/edit/main/pages/guide/start.md"' in page
     assert our_navigation(tmp_path / "site") == ["Intro", "Guide"]

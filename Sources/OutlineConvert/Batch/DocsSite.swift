@@ -119,6 +119,7 @@ struct DocsSite: Sendable {
         page.code = CodeLanguages()
         page.canonical = siteURL.map { $0 + page.href }
         page.siteName = project?.siteName ?? book?.title
+        page.homeTitledByName = project != nil || book == nil
         page.language = project?.language ?? book?.language
         page.reloads = reloads
         page.navLabel = labels[BatchPlan.absolute(job.input)]

@@ -97,14 +97,18 @@ struct PageSite: Sendable {
     /// The `<title>` the page sets itself (mdBook's `{{#title …}}`), whatever its title.
     var fixedTitle: String?
 
+    /// Whether the home page's `<title>` is the site's name alone (mkdocs-material's way;
+    /// mdBook titles it as any chapter).
+    var homeTitledByName = true
+
     /// The page's `<title>` for its own title: the one it sets, else its `nav` label if it
     /// has one; with a site name, `Title - Site`, and the home page the site's name alone
-    /// (as mkdocs-material titles them).
+    /// (as mkdocs-material titles them) unless `homeTitledByName` is off.
     func title(for title: String) -> String {
         if let fixedTitle { return fixedTitle }
         let title = navLabel ?? title
         guard let siteName else { return title }
-        return href == "index.html" || title.isEmpty ? siteName : title + " - " + siteName
+        return (href == "index.html" && homeTitledByName) || title.isEmpty ? siteName : title + " - " + siteName
     }
 
     /// Where a page of a site with navigation holds the place of its previous / next links.
