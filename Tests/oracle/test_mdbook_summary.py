@@ -179,3 +179,22 @@ def test_a_bad_book_toml_is_a_located_warning_and_the_book_is_built(tmp_path, to
     assert result.returncode == 0, result.stderr
     assert "book/" + message in result.stderr, result.stderr
     assert our_navigation(tmp_path / "site") == ["A"]
+
+
+@pytest.mark.parametrize("setting", ["", "[output.html]\nsmart-punctuation = false\n"])
+def test_smart_punctuation_as_mdbook_0_5_sets_it(tmp_path, setting):
+    """mdBook 0.5 turns smart punctuation on by default (`output.html.smart-punctuation`):
+    curly quotes, dashes and an ellipsis in text, never in code. cmark's own `--smart` is
+    the oracle of the paragraph, and plain cmark with it turned off."""
+    text = "\"Quoted\" -- 'single' --- it's... `\"code\" -- x`"
+    book = tmp_path / "book"
+    (book / "src").mkdir(parents=True)
+    (book / "book.toml").write_text('[book]\ntitle = "B"\n' + setting)
+    (book / "src" / "SUMMARY.md").write_text("- [A](a.md)\n")
+    (book / "src" / "a.md").write_text(f"# A\n\n{text}\n")
+    result = subprocess.run([TOOL, "book", "-o", "site", "--no-cache"], cwd=tmp_path, capture_output=True, text=True)
+    assert result.returncode == 0 and "warning" not in result.stderr, result.stderr
+    options = [] if setting else ["--smart"]
+    expected = subprocess.run(["cmark", *options], input=text, capture_output=True, text=True, check=True).stdout.strip()
+    assert expected in (tmp_path / "site" / "a.html").read_text()
+    assert ("“Quoted”" in expected) == (not setting)

@@ -2,7 +2,8 @@
 /// or as its pages' folder (`src`). Its `SUMMARY.md` lays out the site's navigation, its
 /// pages' includes are pulled in (`MdBookIncludes`) and its Rust blocks read as mdBook
 /// reads them. Of `book.toml` (read by `TOMLReader`), `[book] title` names the site,
-/// `[book] language` is its pages' language,
+/// `[book] language` is its pages' language, `[output.html] smart-punctuation` its text's
+/// quotes and dashes,
 /// `[book] src` is the pages' folder, and `[output.html] git-repository-url` and
 /// `edit-url-template` give every page its repository and edit links.
 struct MdBookProject: Sendable {
@@ -14,6 +15,8 @@ struct MdBookProject: Sendable {
     let title: String?
     /// `[book] language`: the pages' `lang`.
     let language: String?
+    /// `[output.html] smart-punctuation` (mdBook 0.5: on unless set to false).
+    let smartPunctuation: Bool
     /// `[output.html] git-repository-url`, named as a repository link is (`GitHub`, …).
     let repository: (url: String, name: String)?
     /// `[output.html] edit-url-template`: `{path}` is the page's path from the book's folder.
@@ -78,6 +81,18 @@ struct MdBookProject: Sendable {
         sourceFolder = folder == "." ? source : Path.join(folder, source)
         title = text("book", "title").map(TitleText.normalized).flatMap { $0.isEmpty ? nil : $0 }
         language = text("book", "language").flatMap { $0.isEmpty ? nil : $0 }
+        var smart = true
+        if let value = settings["output"]?["html"]?["smart-punctuation"] {
+            if case .boolean(let on) = value {
+                smart = on
+            } else {
+                warnings.append(
+                    Diagnostic(
+                        locations[["output", "html", "smart-punctuation"]] ?? SourceLocation(file: file),
+                        "output.html.smart-punctuation is not true or false; it is not used"))
+            }
+        }
+        smartPunctuation = smart
         repository = text("output", "html", "git-repository-url").flatMap { url in
             MkDocsConfig.repositoryName(of: url).map { (url, $0) }
         }

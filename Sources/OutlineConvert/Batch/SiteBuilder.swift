@@ -274,6 +274,7 @@ package struct SiteBuilder {
         }
         if let book {
             conversion.isMdBook = true
+            conversion.mdBookSmartPunctuation = book.smartPunctuation
             conversion.mdBookIncludes = MdBookIncludes(project: book.folder)
             reporter.note("\(root): a book.toml is beside it: Markdown is read as mdBook reads it")
         }

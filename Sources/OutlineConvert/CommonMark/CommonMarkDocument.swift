@@ -95,7 +95,7 @@ final class CommonMarkDocument {
     private static func parse(
         _ bytes: ArraySlice<UInt8>, flavor: MarkdownFlavor, isBody: Bool, structureOnly: Bool, memory: UnsafeMutablePointer<cmark_mem>
     ) -> (MarkdownTree, BodyHeadings)? {
-        guard let root = tree(of: bytes, memory: memory) else { return nil }
+        guard let root = tree(of: bytes, memory: memory, smart: flavor.smartPunctuation) else { return nil }
         let tree = MarkdownTree(
             root: root, source: bytes, flavor: flavor, memory: memory, topLevelHeadings: isBody, structureOnly: structureOnly)
         for step in flavor.extensions { step.rewriteSource(of: tree) }
@@ -121,12 +121,13 @@ final class CommonMarkDocument {
         return (tree, headings)
     }
 
-    /// cmark's tree of UTF-8 `bytes`, with source positions, its nodes from `memory` (the
-    /// caller frees it); nil only when cmark is out of memory.
-    static func tree(of bytes: ArraySlice<UInt8>, memory: UnsafeMutablePointer<cmark_mem>) -> OpaquePointer? {
+    /// cmark's tree of UTF-8 `bytes`, with source positions (and with `smart`, smart
+    /// punctuation), its nodes from `memory` (the caller frees it); nil only when cmark is
+    /// out of memory.
+    static func tree(of bytes: ArraySlice<UInt8>, memory: UnsafeMutablePointer<cmark_mem>, smart: Bool = false) -> OpaquePointer? {
         bytes.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { text -> OpaquePointer? in
-                guard let parser = cmark_parser_new_with_mem(CMARK_OPT_SOURCEPOS, memory) else { return nil }
+                guard let parser = cmark_parser_new_with_mem(CMARK_OPT_SOURCEPOS | (smart ? CMARK_OPT_SMART : 0), memory) else { return nil }
                 defer { cmark_parser_free(parser) }
                 if let start = text.baseAddress { cmark_parser_feed(parser, start, text.count) }
                 return cmark_parser_finish(parser)

@@ -7,10 +7,14 @@ struct MarkdownFlavor: Equatable, Sendable {
     let extensions: [any MarkdownExtension]
     /// The names of its extensions, in order (kept: the HTML writer asks for every node).
     let names: [String]
+    /// Straight quotes as curly ones, `--` and `---` as dashes, `...` as an ellipsis
+    /// (cmark's `--smart`, as mdBook's smart punctuation).
+    let smartPunctuation: Bool
 
-    init(extensions: [any MarkdownExtension]) {
+    init(extensions: [any MarkdownExtension], smartPunctuation: Bool = false) {
         self.extensions = extensions
         names = extensions.map(\.name)
+        self.smartPunctuation = smartPunctuation
     }
 
     /// GitHub Flavored Markdown as GitHub renders it (`cmark-gfm -e table -e strikethrough
@@ -74,8 +78,14 @@ struct MarkdownFlavor: Equatable, Sendable {
         return MarkdownFlavor(extensions: extensions)
     }
 
-    /// mdBook's reading of GitHub's flavour: a Rust block's boring lines (`# `) hidden.
-    static let mdBook = MarkdownFlavor(extensions: gitHubExtensions(code: CodeInfoExtension(hidesRustLines: true)))
+    /// mdBook's reading of GitHub's flavour: a Rust block's boring lines (`# `) hidden, and
+    /// smart punctuation, mdBook 0.5's default (`output.html.smart-punctuation`).
+    static let mdBook = mdBook(smartPunctuation: true)
+
+    /// `mdBook`, with or without smart punctuation.
+    static func mdBook(smartPunctuation: Bool) -> MarkdownFlavor {
+        MarkdownFlavor(extensions: gitHubExtensions(code: CodeInfoExtension(hidesRustLines: true)), smartPunctuation: smartPunctuation)
+    }
 
     /// Strict CommonMark (`--from commonmark`): cmark's own reading, no extension.
     static let commonMark = MarkdownFlavor(extensions: [])
@@ -87,5 +97,7 @@ struct MarkdownFlavor: Equatable, Sendable {
         return IconExtension.removingShortcodes(title).trimmed
     }
 
-    static func == (lhs: MarkdownFlavor, rhs: MarkdownFlavor) -> Bool { lhs.names == rhs.names }
+    static func == (lhs: MarkdownFlavor, rhs: MarkdownFlavor) -> Bool {
+        lhs.names == rhs.names && lhs.smartPunctuation == rhs.smartPunctuation
+    }
 }

@@ -36,6 +36,8 @@ public struct ConversionOptions: Equatable, Sendable {
     /// In an mdBook project (a `book.toml` beside the tree): its Markdown is read as mdBook
     /// reads it.
     var isMdBook = false
+    /// In an mdBook project: its `smart-punctuation` (on by default, as in mdBook 0.5).
+    var mdBookSmartPunctuation = true
     /// In an mkdocs project that turns on pymdownx snippets: how its Markdown pages pull
     /// other files in (`SnippetIncludes`).
     var snippets: SnippetIncludes?
@@ -108,7 +110,7 @@ public struct Converter: Sendable {
         guard let byExtension = InputFormat(pathExtension: Path.fileExtension(file)) else { return InputFormat(sniffing: bytes) }
         // (Every page of a Logseq graph is an outline, a flat list too.)
         if let configured = options.mkDocsExtensions, byExtension == .markdown { return .mkDocs(configured, icons: options.icons) }
-        if options.isMdBook, byExtension == .markdown { return .mdBook }
+        if options.isMdBook, byExtension == .markdown { return options.mdBookSmartPunctuation ? .mdBook : .mdBookWithoutSmartPunctuation }
         return options.wikiIndex?.app == .logseq && byExtension == .markdown ? .outline : byExtension.refined(by: bytes)
     }
 

@@ -158,6 +158,8 @@ public struct InputFormat: Hashable, Sendable, CustomStringConvertible {
 
     /// Markdown as mdBook reads it (an mdBook project's pages).
     static let mdBook = named("mdbook")
+    /// The same, its `smart-punctuation` turned off.
+    static let mdBookWithoutSmartPunctuation = InputFormat(reader: MarkdownParser(flavor: .mdBook(smartPunctuation: false)))
     /// The `markdown` format.
     public static let markdown = named("markdown")
     /// The `plist` format.

@@ -18,7 +18,7 @@ struct AdmonitionExtension: MarkdownExtension {
         var text = tree.source.bytes
         for _ in 0..<MkDocsBlocks.maxRounds {
             guard let rewritten = mkdocs.rewrite(text, root: tree.root),
-                let again = CommonMarkDocument.tree(of: rewritten[...], memory: tree.memory)
+                let again = CommonMarkDocument.tree(of: rewritten[...], memory: tree.memory, smart: tree.flavor.smartPunctuation)
             else { break }
             text = rewritten[...]
             tree.replace(source: text, root: again)

@@ -42,7 +42,7 @@ struct DefinitionListExtension: MarkdownExtension {
             guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { continue }
             text[colon - base] = UInt8(ascii: "-")
         }
-        guard let again = CommonMarkDocument.tree(of: text[...], memory: tree.memory) else { return }
+        guard let again = CommonMarkDocument.tree(of: text[...], memory: tree.memory, smart: tree.flavor.smartPunctuation) else { return }
         tree.replace(source: text[...], root: again)
         tree.definitions = definitions
     }

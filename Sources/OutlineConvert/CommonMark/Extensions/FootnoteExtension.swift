@@ -77,7 +77,7 @@ struct FootnoteExtension: MarkdownExtension {
             copied = line.endIndex
         }
         text += source.bytes[copied...]
-        guard let again = CommonMarkDocument.tree(of: text[...], memory: tree.memory) else { return }
+        guard let again = CommonMarkDocument.tree(of: text[...], memory: tree.memory, smart: tree.flavor.smartPunctuation) else { return }
         tree.replace(source: text[...], root: again)
         tree.footnotes = definitions.map { MarkdownTree.Footnote(line: $0.line, label: $0.label) }
     }

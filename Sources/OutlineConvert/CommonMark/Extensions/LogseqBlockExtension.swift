@@ -13,7 +13,7 @@ struct LogseqBlockExtension: MarkdownExtension {
     func rewriteSource(of tree: MarkdownTree) {
         guard tree.source.bytes.contains(bytes: "#+BEGIN_") || tree.source.bytes.contains(bytes: "#+begin_"),
             let rewritten = Self.rewrite(Array(tree.source.bytes)),
-            let again = CommonMarkDocument.tree(of: rewritten[...], memory: tree.memory)
+            let again = CommonMarkDocument.tree(of: rewritten[...], memory: tree.memory, smart: tree.flavor.smartPunctuation)
         else { return }
         tree.replace(source: rewritten[...], root: again)
     }

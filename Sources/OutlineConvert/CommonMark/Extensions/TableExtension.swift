@@ -118,7 +118,7 @@ struct TableExtension: MarkdownExtension {
         var cells = CellDocument()
         for (_, table) in found { cells.add(table) }
         cells.addDefinitions(source.referenceDefinitionLines())
-        guard let document = cells.parse(memory: tree.memory) else { return [] }
+        guard let document = cells.parse(memory: tree.memory, smart: tree.flavor.smartPunctuation) else { return [] }
         defer { cmark_node_free(document) }
         var fragments: [OpaquePointer] = []
         var next = cmark_node_first_child(document)

@@ -311,8 +311,8 @@ struct CellDocument {
     }
 
     /// The parsed document (the caller frees it), its nodes from `memory`.
-    func parse(memory: UnsafeMutablePointer<cmark_mem>) -> OpaquePointer? {
-        CommonMarkDocument.tree(of: text[...], memory: memory)
+    func parse(memory: UnsafeMutablePointer<cmark_mem>, smart: Bool) -> OpaquePointer? {
+        CommonMarkDocument.tree(of: text[...], memory: memory, smart: smart)
     }
 }
 
