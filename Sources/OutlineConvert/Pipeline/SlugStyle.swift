@@ -79,7 +79,9 @@ struct SlugStyle: Equatable, Sendable {
         }
     }
 
-    /// Python's `\w` in a `str` pattern: letters, numbers (`str.isalnum()`) and `_`.
+    /// Python's `\w` in a `str` pattern: letters, numbers (`str.isalnum()`) and `_`. Not
+    /// `Unicode.Scalar.isWordCharacter`, which takes Unicode's Alphabetic: that holds marks
+    /// (Devanagari's vowel signs) that Python's `\w` leaves out of a slug.
     static func isWord(_ scalar: Unicode.Scalar) -> Bool {
         if scalar.isASCII { return UInt8(scalar.value).isASCIILetter || UInt8(scalar.value).isASCIIDigit || scalar == "_" }
         switch scalar.properties.generalCategory {
