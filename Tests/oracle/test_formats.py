@@ -11,6 +11,7 @@ import xml.etree.ElementTree as ET
 
 import jsonschema
 import pytest
+import yaml
 
 from conftest import EXAMPLES, NS, OUTPUT_FORMATS, ROOT, body_normalized, preorder, run, title_normalized, to_json
 
@@ -324,14 +325,20 @@ def check_opml(outline, text):
         assert mine == (None if source["id"] == slug else source["id"]), source["title"]
 
 
+def yaml_mapping(block):
+    """Front matter as PyYAML reads it, every scalar as text (the outline marker aside)."""
+    mapping = yaml.load(block, Loader=yaml.BaseLoader) or {}
+    assert isinstance(mapping, dict), block
+    mapping.pop("outline-render", None)
+    return mapping
+
+
 def cmark_outline(markdown):
     """Headings (depth, title) and front matter as cmark and a YAML-minded reader see them."""
     front = {}
     if markdown.startswith("---\n"):
         block, markdown = markdown[4:].split("\n---\n", 1)
-        for line in block.splitlines():
-            key, value = line.split(": ", 1)
-            front[key] = json.loads(value)  # our front matter values are JSON-compatible strings
+        front = yaml_mapping(block)
     xml = subprocess.run(["cmark", "-t", "xml"], input=markdown, capture_output=True, text=True, check=True).stdout
     headings = []
     for child in ET.fromstring(xml):
@@ -367,9 +374,7 @@ def cmark_items(text):
     properties = {}
     if text.startswith("---\n"):  # front matter: the attributes a property cannot hold
         block, text = text[4:].split("\n---\n", 1)
-        for line in block.splitlines():
-            key, value = line.split(": ", 1)
-            properties[key] = json.loads(value)
+        properties = yaml_mapping(block)
     lines = text.split("\n")
     while lines and re.match(r"^[\w-]+:: ", lines[0]):
         key, value = lines.pop(0).split(":: ", 1)

@@ -56,12 +56,10 @@ enum WikiPageScan {
         var lastItem = ""
         var atTop = true
         var lines = text.splitLines()[...]
-        let frontMatter = FrontMatter.lineCount(of: Array(lines.prefix(20_000)))
-        if frontMatter > 0 {
-            names += frontMatterList(lines.prefix(frontMatter), keys: ["aliases", "alias"])
-            tags += frontMatterList(lines.prefix(frontMatter), keys: ["tags", "tag"]).map { String($0.drop { $0 == "#" }) }.filter { !$0.isEmpty }
-        }
-        lines = lines.dropFirst(frontMatter)
+        let frontMatter = FrontMatter.atTop(of: Array(lines.prefix(20_000)))
+        names += ["aliases", "alias"].flatMap(frontMatter.list)
+        tags += ["tags", "tag"].flatMap(frontMatter.list).map { String($0.drop { $0 == "#" }) }.filter { !$0.isEmpty }
+        lines = lines.dropFirst(frontMatter.lineCount)
         var fence: Fence?
         var orgCode: String?
         for line in lines {
@@ -205,26 +203,6 @@ enum WikiPageScan {
     }
 
     private static let endsTag: Set<UInt8> = Set(" \t\n#[](){},.;:!?\"'`*".utf8)
-
-    /// A list in front matter under one of `keys` (`aliases:`, `tags:`): `[a, b]`, `a, b`, or `- a` lines.
-    private static func frontMatterList(_ lines: ArraySlice<Substring>, keys: [String]) -> [String] {
-        var names: [String] = []
-        var inList = false
-        for line in lines.dropFirst().dropLast() {
-            let trimmed = line.trimmed
-            if line.first != " " && line.first != "-" { inList = false }
-            if keys.contains(where: { trimmed.hasPrefix($0 + ":") }) {
-                let value = trimmed.drop { $0 != ":" }.dropFirst().trimmed
-                inList = value.isEmpty
-                names += value.trimmingPrefix("[").split(separator: ",").map { String($0).replacing("]", with: "").trimmed }
-            } else if inList, trimmed.hasPrefix("- ") {
-                names.append(String(trimmed.dropFirst(2)).trimmed)
-            }
-        }
-        // (Quotes around a name are YAML's, not the name's.)
-        return names.map { String($0.drop { $0 == "\"" || $0 == "'" }.reversed().drop { $0 == "\"" || $0 == "'" }.reversed()) }
-            .filter { !$0.isEmpty }
-    }
 
     /// `alias:: a, [[b c]]` as its names.
     private static func aliases(_ value: String) -> [String] {

@@ -19,10 +19,9 @@ struct MarkdownEmitter: OutlineWriter {
         var markdown = ByteBuffer(capacity: context.inputSize + 4096, sink: context.sink)
         var warnings = WriterWarnings(file: context.file, format: "Markdown")
         var frontMatter: [String] = []
-        if let title = outline.title { frontMatter.append("title: " + Self.yamlQuoted(title)) }
-        let attributes = warnings.writable(
-            outline.attributes, of: nil, reserved: Self.reservedFrontMatter, isName: Self.isFrontMatterKey, what: "a front-matter key")
-        frontMatter += attributes.map { $0.name + ": " + Self.yamlQuoted($0.value) }
+        if let title = outline.title { frontMatter.append("title: " + YAMLText.quoted(title)) }
+        let attributes = warnings.writable(outline.attributes, of: nil, reserved: Self.reservedFrontMatter, isName: { _ in true }, what: "")
+        frontMatter += attributes.map { YAMLText.scalar($0.name) + ": " + YAMLText.quoted($0.value) }
         // A preamble that starts with `---` could read back as front matter: an empty one
         // (`{}`, YAML's empty mapping) goes first then.
         if frontMatter.isEmpty && outline.body.lines.first?.trimmingTrailingSpaces == "---" { frontMatter = ["{}"] }
@@ -156,29 +155,6 @@ struct MarkdownEmitter: OutlineWriter {
 
     private static func isAttributeKey(_ key: String) -> Bool {
         !key.isEmpty && key.allSatisfy { $0.isLetter || $0.isNumber || "-_:".contains($0) }
-    }
-
-    /// A key the front-matter reader takes: no YAML punctuation first, no `: ` inside, one line.
-    static func isFrontMatterKey(_ key: String) -> Bool {
-        guard let first = key.first, !"-?:,[]{}#&*!|>'\"%@` \t".contains(first), !key.hasSuffix(" "), !key.hasSuffix(":") else { return false }
-        return !key.contains(": ") && !key.contains(":\t") && !key.contains { $0.isNewline }
-    }
-
-    /// `"text"` with `\`, `"` and line breaks escaped (YAML double-quoted style). By bytes,
-    /// not characters: `"` followed by a combining mark is one character, and still a quote.
-    static func yamlQuoted(_ text: String) -> String {
-        var result: [UInt8] = [.quote]
-        for byte in text.utf8 {
-            switch byte {
-            case .backslash: result += [.backslash, .backslash]
-            case .quote: result += [.backslash, .quote]
-            case .lineFeed: result += [.backslash, UInt8(ascii: "n")]
-            case .carriageReturn: result += [.backslash, UInt8(ascii: "r")]
-            case .tab: result += [.backslash, UInt8(ascii: "t")]
-            default: result.append(byte)
-            }
-        }
-        return String(decoding: result + [.quote], as: UTF8.self)
     }
 
     /// A plain title as heading text that reads back as the same plain text: inline syntax

@@ -28,11 +28,10 @@ struct OutlinerMarkdownEmitter: OutlineWriter {
         let marker = OutlinerMarkdownParser.markerKey
         properties += writableProperties(asProperties, of: nil, reserved: ["title", marker], warnings: &warnings)
         let frontMatter = warnings.writable(
-            asFrontMatter, of: nil, reserved: ["title", "collapse-depth", marker], isName: MarkdownEmitter.isFrontMatterKey,
-            what: "a front-matter key")
+            asFrontMatter, of: nil, reserved: ["title", "collapse-depth", marker], isName: { _ in true }, what: "")
         if properties.isEmpty && !Self.readsAsOutline(outline) { properties.append((marker, "outline")) }
         if !frontMatter.isEmpty || (properties.isEmpty && outline.body.hasPrefix("---")) {
-            let lines = frontMatter.map { $0.name + ": " + MarkdownEmitter.yamlQuoted($0.value) }
+            let lines = frontMatter.map { YAMLText.scalar($0.name) + ": " + YAMLText.quoted($0.value) }
             text.write("---\n" + (lines.isEmpty ? ["{}"] : lines).joined(separator: "\n") + "\n---\n")
         }
         for property in properties { text.write(property.name + ":: " + property.value + "\n") }

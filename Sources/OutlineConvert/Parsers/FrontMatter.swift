@@ -1,55 +1,86 @@
 /// A YAML front matter block at the very top of a Markdown file (`---` … `---` or `...`),
-/// when its content is a YAML mapping (docs/formats.md): top-level `key: value` lines, with
-/// indented or `- ` continuation lines, comments and blank lines. Anything else (`---`,
-/// `Foo`, `---` is a rule and a setext heading; `---` `---` two rules) is Markdown, and the
-/// block is left to cmark. `{}` alone is YAML's empty mapping: front matter without keys,
-/// as pandoc reads it too. Only top-level pairs are read; a nested value is kept as text.
+/// when libyaml reads its content as one mapping (docs/formats.md). Anything else (`---`,
+/// `Foo`, `---` is a rule and a setext heading; `---` `---` two rules; a YAML list) is
+/// Markdown, and the block is left to cmark; so is a block YAML cannot read, with a located
+/// warning when it starts like a mapping (`key: …`). `{}` alone is YAML's empty mapping:
+/// front matter without keys, as pandoc reads it too. A scalar value is its text as YAML
+/// reads it (quotes, escapes, block scalars and comments resolved; types are not: `1.0` and
+/// `yes` stay text); a nested value is kept as YAML on one line (`[a, "b c"]`).
 struct FrontMatter {
     /// How many lines the block takes, delimiters included (0 when there is none).
     private(set) var lineCount = 0
     private(set) var title: String?
     private(set) var collapseDepth: Int?
     private(set) var attributes: [String: String] = [:]
+    /// Each key's value as YAML read it, for the keys that hold lists (`tags: [a, b]`).
+    private(set) var values: [String: YAMLNode] = [:]
     /// What was kept but is not as expected (an `order:` that is not a number).
     private(set) var warnings: [Diagnostic] = []
+    /// Why the block cannot be taken (a `collapse-depth` that is not a number).
+    private var problem: ConversionError?
 
+    /// The front matter of `lines`, the file's first lines through the closing line; throws
+    /// when a key the reader acts on has a value it cannot take.
     init(_ lines: [Substring], file: String) throws {
+        self.init(reading: lines, file: file)
+        if let problem { throw problem }
+    }
+
+    /// The front matter at the top of `lines`, closed within their first 20,000 (the
+    /// problems of its values aside: see `init(_:file:)`).
+    static func atTop(of lines: [Substring], file: String = "") -> FrontMatter {
+        guard lines.first?.trimmingTrailingSpaces == "---",
+            let close = lines.indices.dropFirst().prefix(20_000).first(where: { ["---", "..."].contains(lines[$0].trimmingTrailingSpaces) })
+        else { return FrontMatter() }
+        return FrontMatter(reading: Array(lines[...close]), file: file)
+    }
+
+    /// How many lines a front matter block at the top of `lines` takes (0 when none).
+    static func lineCount(of lines: [Substring]) -> Int { atTop(of: lines).lineCount }
+
+    private init() {}
+
+    private init(reading lines: [Substring], file: String) {
         // Like pandoc: the opening line is exactly `---` and is not followed by a blank line.
         guard lines.count > 2, lines[0].trimmingTrailingSpaces == "---",
             !lines[1].trimmingTrailingSpaces.isEmpty,
             let close = lines.indices.dropFirst().first(where: {
                 ["---", "..."].contains(lines[$0].trimmingTrailingSpaces)
-            }),
-            let pairs = Self.mapping(lines[1..<close])
+            })
         else { return }
+        // (YAML's line n is the file's line n + 1, which is `lines[n]`.)
+        let block = lines[1..<close]
+        let documents: [YAMLNode]
+        do {
+            documents = try YAMLReader.documents(Array((block.joined(separator: "\n") + "\n").utf8), file: file)
+        } catch {
+            // A block that starts like a mapping was meant as front matter: say where YAML
+            // stops reading it. (Any other is Markdown that looks like nothing else.)
+            if let error = error as? ConversionError, let first = block.first(where: { !$0.hasPrefix("#") && !$0.trimmed.isEmpty }),
+                Self.keyEnd(first) != nil
+            {
+                let place = error.location
+                warnings.append(
+                    Diagnostic(
+                        SourceLocation(file: file, line: place.line + 1, column: place.column),
+                        "the front matter is not read: \(error.reason); the block is read as Markdown"))
+            }
+            return
+        }
+        guard documents.count == 1, let entries = documents[0].entries else { return }
         lineCount = close + 1
-        for (key, value) in pairs { try store(key, value, file: file) }
-    }
-
-    /// The block's top-level keys (with their 1-based line) and value lines, or nil when
-    /// it is not a mapping: a line that is neither a key, a continuation of one, a comment
-    /// nor blank; or no key at all.
-    private static func mapping(_ lines: ArraySlice<Substring>) -> [((name: String, line: Int), [Substring])]? {
-        var pairs: [((name: String, line: Int), [Substring])] = []
-        var emptyMapping = false
-        for (index, line) in zip(lines.indices, lines) {
-            if line.trimmingTrailingSpaces == "{}" && pairs.isEmpty && !emptyMapping {
-                emptyMapping = true  // YAML's empty mapping, as the Markdown writer uses it
+        for entry in entries {
+            guard let key = entry.key.text else {
+                warnings.append(Diagnostic(place(of: entry.key, file: file), "a front-matter key that is not text is left out"))
                 continue
             }
-            if emptyMapping && !line.hasPrefix("#") && !line.trimmingTrailingSpaces.isEmpty { return nil }
-            let continues = line.first == " " || line.first == "\t" || line.first == "-" || line.trimmingTrailingSpaces.isEmpty
-            if continues && !pairs.isEmpty {
-                pairs[pairs.count - 1].1.append(line)  // part of a nested value
-            } else if line.hasPrefix("#") || line.trimmingTrailingSpaces.isEmpty {
-                continue  // a comment, or a blank line before the first key
-            } else if let colon = keyEnd(line) {
-                pairs.append(((String(line[..<colon]).trimmingTrailingSpaces, index + 1), [line[line.index(after: colon)...]]))
-            } else {
-                return nil
-            }
+            values[key] = entry.value
+            store(key, entry.value.text ?? YAMLText.flow(entry.value), isNull: entry.value.isNull, at: place(of: entry.value, file: file))
         }
-        return emptyMapping ? [] : pairs.isEmpty ? nil : pairs
+    }
+
+    private func place(of node: YAMLNode, file: String) -> SourceLocation {
+        SourceLocation(file: file, line: node.line + 1, column: node.column)
     }
 
     /// Where a `key:` ends: a colon followed by white space or the end of the line, after
@@ -65,75 +96,40 @@ struct FrontMatter {
         return nil
     }
 
-    private mutating func store(_ key: (name: String, line: Int), _ value: [Substring], file: String) throws {
-        // (Blank lines after a value belong to no value.)
-        var value = value
-        while value.count > 1, value.last?.trimmingTrailingSpaces.isEmpty == true { value.removeLast() }
-        let first = value.first.map { String($0).trimmed } ?? ""
-        let text =
-            value.count <= 1
-            ? Self.unquoted(first)
-            : value.dropFirst().map(String.init).joined(separator: "\n")
-        switch key.name {
+    /// Takes a key's value. (An attribute keeps a null as written, `~` or nothing, as YAML's
+    /// base loaders do.)
+    private mutating func store(_ key: String, _ text: String, isNull: Bool, at place: SourceLocation) {
+        switch key {
         case "title":
-            // An empty title (`title:` or `title: ""`) is no title, not an empty heading.
-            let title = TitleText.normalized(text)
+            // An empty title (`title:`, `title: ""`, `title: null`) is no title, not an empty heading.
+            let title = isNull ? "" : TitleText.normalized(text)
             self.title = title.isEmpty ? nil : title
         case "collapse-depth":
             guard let depth = Int(text), depth >= 0 else {
-                throw ConversionError.invalid(
-                    SourceLocation(file: file, line: key.line, column: key.name.count + 3),
-                    "collapse-depth must be a whole number, 0 or more; found '\(Quote.snippet(text))'")
+                problem = problem ?? .invalid(place, "collapse-depth must be a whole number, 0 or more; found '\(Quote.snippet(text))'")
+                return
             }
             collapseDepth = depth
         case OutlinerMarkdownParser.markerKey:
             break  // (It says how the page reads, and is no attribute.)
         case "order":
             // (A docs site orders its pages by it: docs/sites.md.)
-            attributes[key.name] = text
+            attributes[key] = text
             if Double(text) == nil {
                 warnings.append(
-                    Diagnostic(
-                        SourceLocation(file: file, line: key.line, column: key.name.count + 3),
-                        "order must be a number (it places the page in a docs site's navigation); found '\(Quote.snippet(text))'"))
+                    Diagnostic(place, "order must be a number (it places the page in a docs site's navigation); found '\(Quote.snippet(text))'"))
             }
         default:
-            attributes[key.name] = text
+            attributes[key] = text
         }
     }
 
-    private static func unquoted(_ text: String) -> String {
-        // By scalars, not characters: a quote or a backslash followed by a combining mark is
-        // one character, and still a quote or a backslash (as the writer escapes them).
-        let scalars = Array(text.unicodeScalars)
-        guard scalars.count >= 2, let quote = scalars.first, quote == "\"" || quote == "'", scalars.last == quote
-        else { return text }
-        let inner = scalars[1..<(scalars.count - 1)]
-        var result = String.UnicodeScalarView()
-        guard quote == "\"" else {
-            result.append(contentsOf: inner)
-            return String(result).replacing("''", with: "'")
-        }
-        // YAML's double-quoted escapes: `\\`, `\"`, `\n`, `\t`, `\r`; others stay as written.
-        var escaping = false
-        for scalar in inner {
-            if escaping {
-                switch scalar {
-                case "n": result.append("\n")
-                case "t": result.append("\t")
-                case "r": result.append("\r")
-                case "\\", "\"": result.append(scalar)
-                default: result.append(contentsOf: ["\\", scalar])
-                }
-                escaping = false
-            } else if scalar == "\\" {
-                escaping = true
-            } else {
-                result.append(scalar)
-            }
-        }
-        if escaping { result.append("\\") }
-        return String(result)
+    /// The texts a key holds as a list: a sequence's scalars, or a scalar's comma-separated
+    /// parts (`tags: a, b`, as Obsidian reads it).
+    func list(_ key: String) -> [String] {
+        guard let value = values[key] else { return [] }
+        let texts = value.items?.compactMap(\.text) ?? value.text.map { $0.split(separator: ",").map(String.init) } ?? []
+        return texts.map(\.trimmed).filter { !$0.isEmpty }
     }
 }
 

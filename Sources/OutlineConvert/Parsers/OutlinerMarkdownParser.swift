@@ -289,17 +289,6 @@ struct Fence {
     }
 }
 
-extension FrontMatter {
-    /// How many lines a front matter block at the top of `lines` takes (0 when none).
-    static func lineCount(of lines: [Substring]) -> Int {
-        guard lines.first?.trimmingTrailingSpaces == "---" else { return 0 }
-        guard let close = lines.indices.dropFirst().prefix(20_000).first(where: { ["---", "..."].contains(lines[$0].trimmingTrailingSpaces) }),
-            let matter = try? FrontMatter(Array(lines[...close]), file: "")
-        else { return 0 }
-        return matter.lineCount
-    }
-}
-
 /// Builds the outline line by line: a stack of the open items, each with its indentation.
 private struct Builder {
     let file: String

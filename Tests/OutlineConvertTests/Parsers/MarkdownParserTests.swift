@@ -126,7 +126,7 @@ import Testing
         let outline = try Support.outline("---\ntitle: \"My: Doc\"\ncollapse-depth: 2\nauthor: Ada\ntags:\n  - a\n  - b\n---\n# A\n## B\n")
         #expect(outline.title == "My: Doc")
         #expect(outline.body == "")
-        #expect(outline.attributes == ["author": "Ada", "tags": "  - a\n  - b"])
+        #expect(outline.attributes == ["author": "Ada", "tags": "[a, b]"])
         #expect(Support.dump(outline) == "[-] A #a\n  [-] B #b")  // B has no body or children: a leaf stays open
     }
 
@@ -169,9 +169,9 @@ import Testing
     }
 
     @Test func aMappingWithCommentsBlankLinesAndNestedValuesIsFrontMatter() throws {
-        let outline = try Support.outline("---\n# about\ntitle: Hi\n\ntags:\n  - a\n- b\nurl: http://x\n---\n# A\n")
+        let outline = try Support.outline("---\n# about\ntitle: Hi\n\ntags:\n  - a\n  # c\n  - b\n\n# after\nurl: http://x\n---\n# A\n")
         #expect(outline.title == "Hi")
-        #expect(outline.attributes == ["tags": "  - a\n- b", "url": "http://x"])
+        #expect(outline.attributes == ["tags": "[a, b]", "url": "http://x"])
         #expect(outline.body == "")
         #expect(outline.nodes.map(\.title) == ["A"])
     }
