@@ -322,7 +322,7 @@ extension ConversionOptions {
         case let format as OutputFormat: parts.append(format.name)
         case let template as PageTemplate: parts.append(template.fingerprint)
         case let index as WikiIndex: parts.append(index.fingerprint)
-        case is IconChunks: break
+        case let icons as IconStore: parts.append(icons.fingerprint)
         default:
             let mirror = Mirror(reflecting: value)
             switch mirror.displayStyle {

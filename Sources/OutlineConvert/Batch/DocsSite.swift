@@ -48,7 +48,7 @@ struct DocsSite: Sendable {
         /// The extras of `project` for a site in `outputDirectory`, scripts only when they
         /// may run (`--unsafe`), and what is wrong with them: a file that is not there or
         /// not in the docs folder, scripts left out.
-        static func of(_ project: MkDocsConfig, outputDirectory: String, scripts allowed: Bool) -> (Extras, [Diagnostic]) {
+        static func of(_ project: MkDocsConfig, outputDirectory: String, scripts allowed: Bool, icons: IconStore) -> (Extras, [Diagnostic]) {
             var extras = Extras()
             var warnings: [Diagnostic] = []
             let docs = BatchPlan.absolute(project.docsFolder)
@@ -72,10 +72,12 @@ struct DocsSite: Sendable {
             extras.logo = project.logo.flatMap { add($0, as: "theme.logo") }
             if project.logo == nil, let icon = project.logoIcon {
                 // (`material/library` is the shortcode `:material-library:`.)
-                extras.logoIcon = IconChunks().svg(named: Array(icon.name.replacing("/", with: "-").utf8))
+                extras.logoIcon = icons.svg(named: Array(icon.name.replacing("/", with: "-").utf8))
                 if extras.logoIcon == nil {
                     warnings.append(
-                        Diagnostic(icon.location, "theme.icon.logo '\(Quote.snippet(icon.name))' is no icon of the bundled sets; it is left out"))
+                        Diagnostic(
+                            icon.location,
+                            "theme.icon.logo '\(Quote.snippet(icon.name))' is no icon of the bundled sets or custom_icons; it is left out"))
                 }
             }
             if allowed {

@@ -55,6 +55,9 @@ package struct MkDocsConfig: Sendable {
     let logoIcon: (name: String, location: SourceLocation)?
     /// `theme.language`: the pages' `lang`.
     let language: String?
+    /// `pymdownx.emoji`'s `options.custom_icons`: folders (paths from the project's folder,
+    /// as written) whose SVG files are icons too (`CustomIcons`), each with where it is named.
+    let customIcons: [(path: String, location: SourceLocation)]
 
     /// `validation` (mkdocs 1.6): how loud each kind of problem with links is, by mkdocs'
     /// levels and defaults.
@@ -215,6 +218,13 @@ package struct MkDocsConfig: Sendable {
             extensions?.contains("pymdownx.snippets") == true
             ? Self.snippets(config?["markdown_extensions"].flatMap { Self.options(of: "pymdownx.snippets", in: $0) }, project: folder, file: file)
             : nil
+        customIcons =
+            extensions?.contains("pymdownx.emoji") == true
+            ? (config?["markdown_extensions"].flatMap { Self.options(of: "pymdownx.emoji", in: $0) }?["options"]?["custom_icons"]?.items ?? [])
+                .compactMap { item in
+                    item.text.map { ($0, SourceLocation(file: file, line: item.line, column: item.column)) }
+                }
+            : []
         (slugStyle, permalink) = Self.headingOptions(
             config?["markdown_extensions"].flatMap { Self.options(of: "toc", in: $0) }, file: file, warnings: &warnings)
         (repository, editTemplate) = Self.repository(of: config, file: file, warnings: &warnings)

@@ -140,7 +140,7 @@ package struct SiteBuilder {
             plan.addGenerated(page.relative, root: settings.inputs[0], outputDirectory: outputDirectory, format: conversion.to)
         }
         // HTML into a folder is a docs site: links between pages, assets, the link check.
-        let docs = conversion.to == .html ? docsSite(plan, project: project, book: book, unsafe: conversion.html.unsafe) : nil
+        let docs = conversion.to == .html ? docsSite(plan, project: project, book: book, conversion: conversion) : nil
         let record = reading.map { BuildRecord($0, key: recordKey(plan, conversion: conversion, site: docs)) }
         if !settings.check {
             // Earlier versions kept the record in the output folder, where a deploy published it.
@@ -262,7 +262,10 @@ package struct SiteBuilder {
         guard settings.inputs.count == 1, let root = settings.inputs.first, Files.isDirectory(root) else { return (conversion, nil) }
         if let configured = config?.extensions {
             conversion.mkDocsExtensions = configured
-            conversion.icons = IconChunks()
+            let (icons, warnings) = CustomIcons.store(
+                folders: config?.customIcons ?? [], project: Path.parent(config?.file ?? "."), raw: conversion.html.unsafe)
+            warnings.forEach(reporter.warning)
+            conversion.icons = icons
             conversion.snippets = config?.snippets
             reporter.note("\(root): its mkdocs.yml names markdown_extensions: Markdown is read in mkdocs' dialect")
         }
@@ -288,7 +291,7 @@ package struct SiteBuilder {
 
     /// The docs site of an HTML run of `plan`: its links, and what its project shows on
     /// every page (scripts only when `unsafe`).
-    private func docsSite(_ plan: BatchPlan, project: MkDocsConfig?, book: MdBookProject?, unsafe: Bool) -> DocsSite {
+    private func docsSite(_ plan: BatchPlan, project: MkDocsConfig?, book: MdBookProject?, conversion: ConversionOptions) -> DocsSite {
         var options = site
         // (`--site-url`, else the project's `site_url`.)
         options.siteURL = options.siteURL ?? project?.siteURL
@@ -298,7 +301,8 @@ package struct SiteBuilder {
         docs.project = project
         if let book, book.sourceFolderIs(settings.inputs) { docs.book = book }
         if let project {
-            let (extras, warnings) = DocsSite.Extras.of(project, outputDirectory: outputDirectory, scripts: unsafe)
+            let (extras, warnings) = DocsSite.Extras.of(
+                project, outputDirectory: outputDirectory, scripts: conversion.html.unsafe, icons: conversion.icons ?? IconStore())
             docs.extras = extras
             warnings.forEach(reporter.warning)
         }

@@ -57,9 +57,10 @@ struct MarkdownFlavor: Equatable, Sendable {
     /// Python-Markdown and pymdown-extensions add, those that `configured` names as
     /// `mkdocs.yml`'s `markdown_extensions` does (`pymdownx.blocks.admonition`), or all of
     /// them when nil (`--from mkdocs`).
-    /// `icons`, when given, keeps the icons' chunks inflated for every document read in
-    /// this flavour (a site's), else each document inflates its own.
-    static func mkDocs(_ configured: Set<String>? = nil, icons: IconChunks? = nil) -> MarkdownFlavor {
+    /// `icons`, when given, is a project's: its own icons, and the bundled icons' chunks
+    /// inflated, kept for every document read in this flavour; else each document inflates
+    /// its own.
+    static func mkDocs(_ configured: Set<String>? = nil, icons: IconStore? = nil) -> MarkdownFlavor {
         func on(_ name: String) -> Bool { configured?.contains(name) ?? true }
         let fenced = FencedBlocks.Names(
             admonitions: on("pymdownx.blocks.admonition") ? FencedBlocks.Names.all.admonitions : [],
@@ -69,7 +70,7 @@ struct MarkdownFlavor: Equatable, Sendable {
         var extensions = gitHubExtensions(admonition: AdmonitionExtension(fenced: fenced), spans: DelimiterExtension(spans: spans))
         if on("pymdownx.keys") { extensions.append(KeysExtension()) }
         if on("pymdownx.smartsymbols") { extensions.append(SmartSymbolsExtension()) }
-        if on("pymdownx.emoji") { extensions.append(IconExtension(chunks: icons)) }
+        if on("pymdownx.emoji") { extensions.append(IconExtension(icons: icons)) }
         // (Last: it cuts text the others have read.)
         if on("abbr") { extensions.append(AbbreviationExtension()) }
         // (Its text is rewritten before the footnotes' and mkdocs' blocks are read: a note
@@ -90,11 +91,14 @@ struct MarkdownFlavor: Equatable, Sendable {
     /// Strict CommonMark (`--from commonmark`): cmark's own reading, no extension.
     static let commonMark = MarkdownFlavor(extensions: [])
 
+    /// The icons the flavour draws, when it was given a project's (nil: the bundled sets').
+    var icons: IconStore? { extensions.lazy.compactMap { ($0 as? IconExtension)?.icons }.first }
+
     /// A title as plain text shows it: without the icons the flavour draws (a picture has
     /// no text).
     func plainTitle(_ title: String) -> String {
         guard title.containsByte(UInt8(ascii: ":")), names.contains("pymdownx.emoji") else { return title }
-        return IconExtension.removingShortcodes(title).trimmed
+        return IconExtension.removingShortcodes(title, icons: icons).trimmed
     }
 
     static func == (lhs: MarkdownFlavor, rhs: MarkdownFlavor) -> Bool {

@@ -52,7 +52,7 @@ struct HTMLEmitter: OutlineWriter {
         var page = Page(
             options: context.options.html, links: context.site?.links, site: context.site,
             bodies: BodyRenderer(
-                bodies: context.bodies, headingIds: PageHeadingIdentifiers(outline, style: context.options.slugStyle),
+                bodies: context.bodies, headingIds: PageHeadingIdentifiers(outline, style: context.options.slugStyle, icons: context.options.icons),
                 forcedOpen: context.options.collapse.all,
                 flavor: context.bodyFlavor, readers: HTMLReaders(search: context.site?.search, code: context.site?.code ?? CodeLanguages())))
         // (In a graph or vault only: anywhere else a page's look follows its outline, not the
@@ -312,7 +312,7 @@ private struct Page {
     private func richTitleSource(of node: OutlineNode) -> String? {
         if let source = node.attributes[AttributeKey.outlinerTitle] { return source }
         if Emoji.holdsShortcode(node.title), bodies.pageFlavor.names.contains("emoji") { return MarkdownEmitter.escapedTitle(node.title) }
-        if bodies.pageFlavor.names.contains("pymdownx.emoji"), IconExtension.holdsShortcode(node.title) {
+        if bodies.pageFlavor.names.contains("pymdownx.emoji"), IconExtension.holdsShortcode(node.title, icons: bodies.pageFlavor.icons) {
             return MarkdownEmitter.escapedTitle(node.title)
         }
         // (Math is read by the flavour, not the parse for the structure: a title with a

@@ -30,7 +30,7 @@ public struct ConversionOptions: Equatable, Sendable {
     var mkDocsExtensions: Set<String>?
     /// In an mkdocs project: the icons' chunks its pages have inflated, kept for the others
     /// (a cache: no part of the options' fingerprint).
-    var icons: IconChunks?
+    var icons: IconStore?
     /// How mkdocs makes headings' ids (in an mkdocs project, its `toc` options).
     var slugStyle = SlugStyle()
     /// In an mdBook project (a `book.toml` beside the tree): its Markdown is read as mdBook

@@ -144,13 +144,13 @@ final class PageHeadingIdentifiers {
     /// The section ids that are not slugs of their titles (stated in the source).
     private var stated: Set<String> = []
 
-    init(_ outline: Outline? = nil, style: SlugStyle = SlugStyle()) {
+    init(_ outline: Outline? = nil, style: SlugStyle = SlugStyle(), icons: IconStore? = nil) {
         // (Room for every section at once, as `IdentifierAssigner` makes it: a set grown by
         // doubling holds its old and new tables together each time.)
         var count = 0
         outline?.forEachNode { _ in count += 1 }
         used.reserveCapacity(count)
-        mkdocs = MkDocsSlug(capacity: count, style: style)
+        mkdocs = MkDocsSlug(capacity: count, style: style, icons: icons)
         outline?.forEachNode { node in
             used.insert(node.id)
             if !Self.isSlug(node.id, of: node.title) {

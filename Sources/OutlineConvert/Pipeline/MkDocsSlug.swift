@@ -11,11 +11,14 @@ struct MkDocsSlug {
     private var known: [String: Int] = [:]
     /// The project's style, when not the default.
     private let style: SlugStyle?
+    /// The project's icons, whose shortcodes a slug leaves out (nil: the bundled sets).
+    private let icons: IconStore?
 
-    /// Room for `capacity` ids, made in `style`.
-    init(capacity: Int = 0, style: SlugStyle = SlugStyle()) {
+    /// Room for `capacity` ids, made in `style`, without the shortcodes of `icons`.
+    init(capacity: Int = 0, style: SlugStyle = SlugStyle(), icons: IconStore? = nil) {
         used.reserveCapacity(capacity)
         self.style = style == SlugStyle() ? nil : style
+        self.icons = icons
     }
 
     /// An id the page states (mkdocs never gives it to a heading).
@@ -28,7 +31,7 @@ struct MkDocsSlug {
     /// does not hold each id twice.
     mutating func id(for title: String, ours: String = "") -> String {
         // (An icon is HTML, which mkdocs' `toc` leaves out of the slug.)
-        let text = IconExtension.removingShortcodes(title)
+        let text = IconExtension.removingShortcodes(title, icons: icons)
         let slug = style?.slug(text) ?? Self.slug(text)
         return unique(slug.hasSameBytes(as: ours) ? ours : slug)
     }

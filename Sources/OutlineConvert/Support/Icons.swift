@@ -133,17 +133,47 @@ enum Icons {
     }
 }
 
-/// The chunks of icons one document has inflated, so that each is inflated once however
-/// many of its icons the document shows.
-final class IconChunks: @unchecked Sendable, Equatable {
+/// The icons a document or a build draws: the bundled sets' (each chunk inflated once,
+/// however many of its icons are shown) and a project's own (`custom_icons`: each SVG file
+/// read once), which go first, as mkdocs-material's index puts them.
+final class IconStore: @unchecked Sendable, Equatable {
     private let lock = Lock()
     private var inflated: [Int: [UInt8]] = [:]
+    /// A project's own icons: each name's file.
+    private let custom: [String: String]
+    private var read: [String: String] = [:]
+    /// What tells a project's own icons apart, for the build record: their names, files,
+    /// sizes and times.
+    let fingerprint: String
+    /// What every shortcode of an icon starts with: `:material-`, …, and `:name-` or
+    /// `:name:` for a project's own (by the first word of their names).
+    let openers: [String]
 
-    /// Any two stores give the same icons: options that differ only in theirs are equal.
-    static func == (a: IconChunks, b: IconChunks) -> Bool { true }
+    /// Whether a project's icons are shown as their files are, not made safe first.
+    private let raw: Bool
 
-    /// The SVG of the icon `name` (UTF-8) names; nil when no set has it.
+    /// The bundled sets, and `custom` (each name's SVG file, as `CustomIcons` finds them),
+    /// shown `raw` or made safe (`CustomIcons.shown`).
+    init(custom: [String: String] = [:], fingerprint: String = "", raw: Bool = false) {
+        self.custom = custom
+        self.raw = raw
+        self.fingerprint = fingerprint
+        let words = Set(custom.keys.map { name in name.firstIndex(of: "-").map { String(name[...$0]) } ?? name + ":" })
+        openers = (Icons.sets.keys.map { $0 + "-" } + words.sorted()).map { ":" + $0 }
+    }
+
+    /// Any two stores with the same project's icons give the same icons.
+    static func == (a: IconStore, b: IconStore) -> Bool { a.fingerprint == b.fingerprint }
+
+    /// Whether `name` (UTF-8) names an icon.
+    func isIcon(_ name: some Collection<UInt8>) -> Bool {
+        (!custom.isEmpty && custom[String(decoding: name, as: UTF8.self)] != nil) || Icons.isIcon(name)
+    }
+
+    /// The SVG of the icon `name` (UTF-8) names; nil when there is none (or a project's
+    /// own cannot be read: its shortcode stays text).
     func svg(named name: [UInt8]) -> String? {
+        if !custom.isEmpty, let file = custom[String(decoding: name, as: UTF8.self)] { return customSVG(file) }
         guard Icons.isIcon(name) else { return nil }
         let chunks = Icons.chunks
         let found: (index: Int, chunk: Icons.Chunk)? = Icons.withFile("icons.txt") { bytes in
@@ -163,6 +193,14 @@ final class IconChunks: @unchecked Sendable, Equatable {
             }
             return nil
         }
+    }
+
+    /// A project's icon file's SVG, read now or before (at most 1 MiB, a regular file).
+    private func customSVG(_ file: String) -> String? {
+        if let svg = lock.withLock({ read[file] }) { return svg }
+        guard let bytes = try? Files.read(file, limit: 1 << 20), let svg = CustomIcons.shown(bytes, raw: raw) else { return nil }
+        lock.withLock { read[file] = svg }
+        return svg
     }
 
     /// Chunk `index`'s lines, inflated now or before.

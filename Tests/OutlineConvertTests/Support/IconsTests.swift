@@ -22,7 +22,7 @@ import Testing
         #expect(!Icons.isIcon(Array("material-checkx".utf8)))
         #expect(!Icons.isIcon(Array("material-".utf8)))
         #expect(!Icons.isIcon(Array("rocket".utf8)))
-        let chunks = IconChunks()
+        let chunks = IconStore()
         // The first and last names of all, and one either side of the first chunk's end.
         for name in ["fontawesome-brands-11ty", "simple-zyte", "material-check", "fontawesome-brands-adn", "fontawesome-brands-adversal"] {
             let svg = chunks.svg(named: Array(name.utf8))

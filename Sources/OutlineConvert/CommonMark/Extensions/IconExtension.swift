@@ -17,26 +17,33 @@ internal import CCmark
 /// (`EmojiExtension`) are read after it, from what is left.
 struct IconExtension: MarkdownExtension {
     var name: String { "pymdownx.emoji" }
-    /// The chunks of icons inflated: the store given (a site's, shared by its pages), else
-    /// one a document.
-    private var chunks: IconChunks?
+    /// The icons: the store given (a project's, shared by its pages, with its own icons),
+    /// else the bundled sets, in a store of one document's.
+    private(set) var icons: IconStore?
+    /// Whether the document is being read (prepared), with its store.
+    private var isPrepared = false
 
-    init(chunks: IconChunks? = nil) {
-        self.chunks = chunks
+    init(icons: IconStore? = nil) {
+        self.icons = icons
     }
 
     func prepared(for source: SourceLines) -> IconExtension? {
-        guard Icons.sets.keys.contains(where: { source.bytes.contains(bytes: ":\($0)-") }) else { return nil }
+        guard Self.mayHold(source.bytes, icons: icons) else { return nil }
         var prepared = self
-        prepared.chunks = chunks ?? IconChunks()
+        prepared.icons = icons ?? IconStore()
+        prepared.isPrepared = true
         return prepared
+    }
+
+    /// Whether `text` may hold a shortcode of `icons` (nil: of the bundled sets).
+    private static func mayHold(_ text: ArraySlice<UInt8>, icons: IconStore?) -> Bool {
+        guard let icons else { return Icons.sets.keys.contains { text.contains(bytes: ":\($0)-") } }
+        return icons.openers.contains { text.contains(bytes: $0) }
     }
 
     func makeInlines(under block: OpaquePointer, text: ArraySlice<UInt8>, of tree: MarkdownTree) {
         // (A section's title keeps its text, in either parse: its HTML shows the icon.)
-        guard let chunks, !tree.isSectionTitle(block), Icons.sets.keys.contains(where: { text.contains(bytes: ":\($0)-") }) else {
-            return
-        }
+        guard isPrepared, let icons, !tree.isSectionTitle(block), Self.mayHold(text, icons: icons) else { return }
         var found: [(node: OpaquePointer, literal: [UInt8], shortcodes: [(offset: Int, length: Int)])] = []
         var inImage = 0
         MarkdownTree.walk(under: block) { node, entering in
@@ -46,13 +53,13 @@ struct IconExtension: MarkdownExtension {
                 strchr(text, Int32(UInt8(ascii: ":"))) != nil
             else { return }
             let literal = CommonMarkDocument.literalBytes(node)
-            let shortcodes = Self.shortcodes(in: literal)
+            let shortcodes = Self.shortcodes(in: literal, icons: icons)
             if !shortcodes.isEmpty { found.append((node, literal, shortcodes)) }
         }
         for (node, literal, shortcodes) in found {
             for (index, piece) in tree.split(node, at: shortcodes.map { ($0.offset, $0.length) }) {
                 let shortcode = shortcodes[index]
-                guard let svg = chunks.svg(named: Array(literal[(shortcode.offset + 1)..<(shortcode.offset + shortcode.length - 1)])),
+                guard let svg = icons.svg(named: Array(literal[(shortcode.offset + 1)..<(shortcode.offset + shortcode.length - 1)])),
                     let icon = tree.newNode(CMARK_NODE_CUSTOM_INLINE, enter: "<span class=\"twemoji\">" + svg + "</span>")
                 else { continue }
                 cmark_node_insert_before(piece, icon)
@@ -61,8 +68,9 @@ struct IconExtension: MarkdownExtension {
         }
     }
 
-    /// The shortcodes of icons in `text`: where each is, colons included.
-    static func shortcodes(in text: [UInt8]) -> [(offset: Int, length: Int)] {
+    /// The shortcodes of icons in `text`: where each is, colons included. The icons are
+    /// `icons`' (nil: the bundled sets).
+    static func shortcodes(in text: [UInt8], icons: IconStore?) -> [(offset: Int, length: Int)] {
         var shortcodes: [(offset: Int, length: Int)] = []
         var index = 0
         while index < text.count {
@@ -76,24 +84,25 @@ struct IconExtension: MarkdownExtension {
                 index += 1
                 continue
             }
-            if Icons.isIcon(text[(index + 1)..<end]) { shortcodes.append((index, end + 1 - index)) }
+            if icons?.isIcon(text[(index + 1)..<end]) ?? Icons.isIcon(text[(index + 1)..<end]) { shortcodes.append((index, end + 1 - index)) }
             // (A shortcode that names nothing is passed over whole, as pymdownx does.)
             index = end + 1
         }
         return shortcodes
     }
 
-    /// `text` without its icons' shortcodes, as mkdocs' `toc` reads a heading for its id.
-    static func removingShortcodes(_ text: String) -> String {
+    /// `text` without the shortcodes of `icons` (nil: of the bundled sets), as mkdocs'
+    /// `toc` reads a heading for its id.
+    static func removingShortcodes(_ text: String, icons: IconStore?) -> String {
         guard text.containsByte(UInt8(ascii: ":")) else { return text }
         var bytes = Array(text.utf8)
-        for icon in shortcodes(in: bytes).reversed() { bytes.removeSubrange(icon.offset..<(icon.offset + icon.length)) }
+        for icon in shortcodes(in: bytes, icons: icons).reversed() { bytes.removeSubrange(icon.offset..<(icon.offset + icon.length)) }
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Whether `text` holds an icon's shortcode.
-    static func holdsShortcode(_ text: String) -> Bool {
-        text.containsByte(UInt8(ascii: ":")) && !shortcodes(in: Array(text.utf8)).isEmpty
+    /// Whether `text` holds a shortcode of `icons` (nil: of the bundled sets).
+    static func holdsShortcode(_ text: String, icons: IconStore?) -> Bool {
+        text.containsByte(UInt8(ascii: ":")) && !shortcodes(in: Array(text.utf8), icons: icons).isEmpty
     }
 
     /// A byte of a shortcode's name: a word character (`\w`: letters, digits, `_`, and any
