@@ -10,11 +10,14 @@ struct MarkdownFlavor: Equatable, Sendable {
     /// Straight quotes as curly ones, `--` and `---` as dashes, `...` as an ellipsis
     /// (cmark's `--smart`, as mdBook's smart punctuation).
     let smartPunctuation: Bool
+    /// The icons the flavour draws, when it was given a project's (nil: the bundled sets').
+    let icons: IconStore?
 
     init(extensions: [any MarkdownExtension], smartPunctuation: Bool = false) {
         self.extensions = extensions
         names = extensions.map(\.name)
         self.smartPunctuation = smartPunctuation
+        icons = extensions.lazy.compactMap { ($0 as? IconExtension)?.icons }.first
     }
 
     /// GitHub Flavored Markdown as GitHub renders it (`cmark-gfm -e table -e strikethrough
@@ -90,9 +93,6 @@ struct MarkdownFlavor: Equatable, Sendable {
 
     /// Strict CommonMark (`--from commonmark`): cmark's own reading, no extension.
     static let commonMark = MarkdownFlavor(extensions: [])
-
-    /// The icons the flavour draws, when it was given a project's (nil: the bundled sets').
-    var icons: IconStore? { extensions.lazy.compactMap { ($0 as? IconExtension)?.icons }.first }
 
     /// A title as plain text shows it: without the icons the flavour draws (a picture has
     /// no text).

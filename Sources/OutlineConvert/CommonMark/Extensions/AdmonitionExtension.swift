@@ -220,16 +220,17 @@ struct MkDocsBlocks {
             found.append((number, start - line.startIndex, header))
         }
         guard !found.isEmpty || !fencedLines.isEmpty else { return nil }
-        var lines = (1...source.count).map { Array(source.line($0)) }
+        // (Slices of the text: only the lines rewritten are copies.)
+        var lines = (1...source.count).map { source.line($0) }
         if let fenced {
             let made = FencedBlocks.read(fencedLines.sorted { $0.line < $1.line }, names: fenced, lines: &lines, firstNumber: blocks.count)
             if made.isEmpty && found.isEmpty { return nil }
             blocks += made
         }
         for (number, start, header) in found {
-            let column = Self.column(of: start, in: lines[number - 1][...])
-            let quotes = lines[number - 1][..<start].filter { $0 == UInt8(ascii: ">") }.count
-            lines[number - 1] = Array(lines[number - 1][..<start]) + Self.marker(blocks.count)
+            let column = Self.column(of: start, in: lines[number - 1])
+            let quotes = lines[number - 1].prefix(start).filter { $0 == UInt8(ascii: ">") }.count
+            lines[number - 1] = (Array(lines[number - 1].prefix(start)) + Self.marker(blocks.count))[...]
             var last = number
             var next = number + 1
             while next <= lines.count {
@@ -238,8 +239,8 @@ struct MkDocsBlocks {
                     next += 1
                     continue
                 }
-                guard let dedented = Self.dedenting(line, at: column, quotes: quotes) else { break }
-                lines[next - 1] = dedented
+                guard let dedented = Self.dedenting(Array(line), at: column, quotes: quotes) else { break }
+                lines[next - 1] = dedented[...]
                 last = next
                 next += 1
             }

@@ -69,7 +69,7 @@ enum FencedBlocks {
     /// lines in `lines`, and returns each block with the number its marker is given (from
     /// `firstNumber` on).
     static func read(
-        _ candidates: [Candidate], names: Names, lines: inout [[UInt8]], firstNumber: Int
+        _ candidates: [Candidate], names: Names, lines: inout [ArraySlice<UInt8>], firstNumber: Int
     ) -> [MkDocsBlocks.Block] {
         var blocks: [(header: MkDocsBlocks.Header, line: Int, lastLine: Int?)] = []
         var open: [(block: Int, length: Int)] = []
@@ -82,18 +82,19 @@ enum FencedBlocks {
                 guard let outer = open.firstIndex(where: { $0.length == length }) else { continue }
                 for (block, _) in open[outer...] { blocks[block].lastLine = candidate.line - 1 }
                 open.removeSubrange(outer...)
-                lines[candidate.line - 1] = Array(lines[candidate.line - 1].prefix(candidate.start)) + endMarker
+                lines[candidate.line - 1] = (Array(lines[candidate.line - 1].prefix(candidate.start)) + endMarker)[...]
                 continue
             }
             var options: [String: String] = [:]
             var next = candidate.line + 1
             while next <= lines.count, let option = option(lines[next - 1], indent: candidate.start) {
                 options[option.key] = option.value
-                lines[next - 1] = Array(lines[next - 1].prefix(candidate.start))
+                lines[next - 1] = lines[next - 1].prefix(candidate.start)
                 next += 1
             }
             guard let header = header(String(decoding: rest, as: UTF8.self), options: options, names: names) else { continue }
-            lines[candidate.line - 1] = Array(lines[candidate.line - 1].prefix(candidate.start)) + MkDocsBlocks.marker(firstNumber + blocks.count)
+            lines[candidate.line - 1] =
+                (Array(lines[candidate.line - 1].prefix(candidate.start)) + MkDocsBlocks.marker(firstNumber + blocks.count))[...]
             open.append((blocks.count, length))
             blocks.append((header, candidate.line, nil))
         }
@@ -101,7 +102,7 @@ enum FencedBlocks {
     }
 
     /// An option line (`    key: value`, indented four spaces or more past the header).
-    private static func option(_ line: [UInt8], indent: Int) -> (key: String, value: String)? {
+    private static func option(_ line: ArraySlice<UInt8>, indent: Int) -> (key: String, value: String)? {
         let text = String(decoding: line, as: UTF8.self)
         let body = text.drop { $0 == " " || $0 == ">" }
         guard text.count - body.count >= indent + 4, let colon = body.firstIndex(of: ":") else { return nil }
