@@ -10,7 +10,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from conftest import run
+from conftest import TOOL, run
 
 SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><path d="M{n} 0h2v2z"/></svg>'
 ICONS = {
@@ -146,3 +146,24 @@ def test_the_logo_may_be_a_projects_icon(tmp_path):
     page = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
     logo = re.search(r'outline-site-icon"[^>]*>(.*?)</span>', page, re.S)
     assert logo and "M2 0h2v2z" in logo.group(1)
+
+
+def test_links_that_loop_or_lead_nowhere_safe_are_passed_over(tmp_path):
+    import os
+    root = project(tmp_path)
+    icons = root / "overrides" / ".icons"
+    # Two links back up: a walk that followed them all would never end.
+    (icons / "brand" / "up").symlink_to("..")
+    (icons / "brand" / "again").symlink_to("..")
+    (icons / "devzero.svg").symlink_to("/dev/zero")
+    os.mkfifo(icons / "fifo.svg")
+    (icons / "entity.svg").write_text('<!DOCTYPE svg [<!ENTITY a "aaaa">]><svg xmlns="http://www.w3.org/2000/svg"><text>&a;</text></svg>')
+    (icons / "huge.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg">' + " " * (1 << 20) + "</svg>")
+    (root / "docs" / "index.md").write_text(":devzero: :fifo: :entity: :huge: :brand-up-brand-logo: :brand-logo:\n", encoding="utf-8")
+    result = subprocess.run([TOOL, root, "-o", tmp_path / "site"], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    page = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    # (The folder the links lead back to was walked already: it is not walked again.)
+    for text in (":devzero:", ":fifo:", ":entity:", ":huge:", ":brand-up-brand-logo:"):
+        assert text in page
+    assert page.count('<span class="twemoji">') == 1

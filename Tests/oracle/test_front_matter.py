@@ -146,3 +146,13 @@ def test_obsidian_aliases_and_tags_from_front_matter_name_and_tag_the_note(tmp_p
     assert 'href="Note.html"' in index
     for tag in ("idea", "plan"):
         assert 'href="../Note.html"' in (site / "tags" / f"{tag}.html").read_text(encoding="utf-8")
+
+
+def test_an_escaped_nul_is_refused_as_in_every_other_format(tmp_path):
+    # (YAML's `\0`, `\x00` and `\u0000` make a character no outline's text holds.)
+    for escape in ("\\0", "\\x00", "\\u0000"):
+        path = tmp_path / "page.md"
+        path.write_text(f'---\nauthor: Ada\ntitle: "a{escape}b"\n---\n# H\n', encoding="utf-8")
+        result = run(path, "-o", tmp_path / "page.html", check=False)
+        assert result.returncode != 0 and not (tmp_path / "page.html").exists()
+        assert "page.md:3:8: error: a NUL character (\\0) is not allowed in an outline's text" in result.stderr

@@ -12,6 +12,7 @@
 /// an emoji's name stays the emoji's.
 /// As glob finds them: hidden files and folders are passed over. Nothing outside the
 /// project is read: a folder outside it is a warning; a link leading outside is passed over.
+/// A folder reached again through a link is not walked again.
 enum CustomIcons {
     /// The deepest a folder of icons is walked.
     static let maxDepth = 32
@@ -40,9 +41,15 @@ enum CustomIcons {
     private struct Found {
         var icons: [String: String] = [:]
         var stamps: [String] = []
+        /// The folders walked, by device and inode: a link back to one is not walked again
+        /// (two such links would make the walk grow without end).
+        var walked: Set<[UInt64]> = []
 
         mutating func walk(_ folder: String, name prefix: String, depth: Int, project: String) {
-            guard depth < CustomIcons.maxDepth else { return }
+            var info = stat()
+            guard depth < CustomIcons.maxDepth, stat(folder, &info) == 0,
+                walked.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted
+            else { return }
             // (Sorted: of two files that make one name, `a/b-c.svg` and `a-b/c.svg`, the
             // same one wins every time.)
             for name in Files.names(in: folder).sorted() where !name.hasPrefix(".") {

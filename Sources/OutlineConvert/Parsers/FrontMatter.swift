@@ -74,8 +74,14 @@ struct FrontMatter {
                 warnings.append(Diagnostic(place(of: entry.key, file: file), "a front-matter key that is not text is left out"))
                 continue
             }
+            let text = entry.value.text ?? YAMLText.flow(entry.value)
+            // (YAML's escapes can make what no text of an outline holds.)
+            if key.utf8.contains(0) || text.utf8.contains(0) {
+                problem = problem ?? .invalid(place(of: entry.value, file: file), "a NUL character (\\0) is not allowed in an outline's text")
+                continue
+            }
             values[key] = entry.value
-            store(key, entry.value.text ?? YAMLText.flow(entry.value), isNull: entry.value.isNull, at: place(of: entry.value, file: file))
+            store(key, text, isNull: entry.value.isNull, at: place(of: entry.value, file: file))
         }
     }
 
