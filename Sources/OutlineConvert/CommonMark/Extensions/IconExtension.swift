@@ -37,6 +37,8 @@ struct IconExtension: MarkdownExtension {
 
     /// Whether `text` may hold a shortcode of `icons` (nil: of the bundled sets).
     private static func mayHold(_ text: ArraySlice<UInt8>, icons: IconStore?) -> Bool {
+        // (Every shortcode starts with a colon, which most blocks lack: memchr says so.)
+        guard text.firstIndex(ofByte: UInt8(ascii: ":")) != nil else { return false }
         guard let icons else { return Icons.sets.keys.contains { text.contains(bytes: ":\($0)-") } }
         return icons.openers.contains { text.contains(bytes: $0) }
     }
