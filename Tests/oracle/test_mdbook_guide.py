@@ -124,3 +124,34 @@ def test_the_books_settings_are_used(guide):
     # `smart-punctuation = true`: prose gets curly quotes, code keeps straight ones.
     assert "\u2019" in page or "\u201c" in page
     assert "https://github.com/rust-lang/mdBook/edit/master/guide/src/guide/creating.md" in page
+
+
+def test_the_guides_redirect_is_written_as_mdbook_writes_it(guide):
+    site, _ = guide
+    # `[output.html.redirect] "/format/config.html" = "configuration/index.html"`: from the
+    # old page's folder, as mdBook resolves it.
+    page = (site / "format" / "config.html").read_text(encoding="utf-8")
+    assert '<meta http-equiv="refresh" content="0; url=configuration/index.html">' in page
+    assert (site / "format" / "configuration" / "index.html").exists()
+
+
+def test_redirects_that_cannot_be_written_are_said_where_they_are(tmp_path):
+    book = tmp_path / "book"
+    (book / "src").mkdir(parents=True)
+    (book / "book.toml").write_text(
+        '[book]\ntitle = "B"\n[output.html.redirect]\n"/old.html" = "new.html#x"\n"/gone/a.html" = "../nowhere.html"\n'
+        '"/new.html" = "a.html"\n"/../../escape.html" = "new.html"\n"/ext.html" = "https://example.org/"\n"/bad.html" = 3\n')
+    (book / "src" / "SUMMARY.md").write_text("- [New](new.md)\n")
+    (book / "src" / "new.md").write_text("# New\n\n## X\n")
+    result = subprocess.run([TOOL, book, "-o", tmp_path / "site"], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    for line, message in ((5, "'../nowhere.html' leads to no page of the site from '/gone/a.html'"),
+                          (6, "'/new.html' is a page of the site; it is kept, not redirected"),
+                          (7, "'/../../escape.html' is not a page's path in the site")):
+        assert f"book.toml:{line}:1: warning: output.html.redirect: {message}" in result.stderr
+    assert "book.toml:9:1: warning: output.html.redirect '/bad.html' is not a string; it is not used" in result.stderr
+    site = tmp_path / "site"
+    assert 'url=new.html#x"' in (site / "old.html").read_text()
+    assert 'url=https://example.org/"' in (site / "ext.html").read_text()
+    assert (site / "gone" / "a.html").exists()  # written all the same, as mdBook writes it
+    assert "<h1" in (site / "new.html").read_text() and not (tmp_path / "escape.html").exists()

@@ -4,8 +4,9 @@
 /// reads them. Of `book.toml` (read by `TOMLReader`), `[book] title` names the site,
 /// `[book] language` is its pages' language, `[output.html] smart-punctuation` its text's
 /// quotes and dashes,
-/// `[book] src` is the pages' folder, and `[output.html] git-repository-url` and
-/// `edit-url-template` give every page its repository and edit links.
+/// `[book] src` is the pages' folder, `[output.html] git-repository-url` and
+/// `edit-url-template` give every page its repository and edit links, and
+/// `[output.html.redirect]` maps old pages to new places (`SiteRedirects`).
 struct MdBookProject: Sendable {
     /// The `book.toml` read.
     let file: String
@@ -26,6 +27,9 @@ struct MdBookProject: Sendable {
     let labels: [String: String]
     /// `src` as written: the start of a page's path from the book's folder.
     private let sourceName: String
+    /// `[output.html.redirect]`: an old page's path from the site's root (`/old.html`) and
+    /// where it now is (from the old page's folder, or an address), with where it is named.
+    let redirects: [(old: String, new: String, location: SourceLocation)]
     /// What `book.toml` holds that cannot be used: located.
     let warnings: [Diagnostic]
 
@@ -98,6 +102,7 @@ struct MdBookProject: Sendable {
         }
         editTemplate = text("output", "html", "edit-url-template")
         labels = Self.labels(summary: Path.join(sourceFolder, "SUMMARY.md"), sourceFolder: sourceFolder)
+        redirects = Self.redirects(settings["output"]?["html"]?["redirect"], file: file, locations: locations, warnings: &warnings)
         self.warnings = warnings
     }
 
@@ -126,6 +131,21 @@ struct MdBookProject: Sendable {
         }
         for case .chapter(let chapter, _) in MdBookSummary(String(decoding: bytes, as: UTF8.self), file: summary).items { collect(chapter) }
         return labels
+    }
+
+    /// The entries of `[output.html.redirect]`, each a string; any other is a warning.
+    private static func redirects(
+        _ table: TOMLValue?, file: String, locations: [[String]: SourceLocation], warnings: inout [Diagnostic]
+    ) -> [(old: String, new: String, location: SourceLocation)] {
+        guard case .table(let entries)? = table else { return [] }
+        return entries.compactMap { entry in
+            let location = locations[["output", "html", "redirect", entry.key]] ?? SourceLocation(file: file)
+            guard let new = entry.value.text else {
+                warnings.append(Diagnostic(location, "output.html.redirect '\(Quote.snippet(entry.key))' is not a string; it is not used"))
+                return nil
+            }
+            return (entry.key, new, location)
+        }
     }
 
     /// What every page shows of the book (see `MkDocsConfig.pageFingerprint`).

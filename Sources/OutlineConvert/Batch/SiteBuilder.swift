@@ -400,14 +400,20 @@ package struct SiteBuilder {
         return path
     }
 
-    /// The redirect pages of the site's project (`SiteRedirects`), none over what `made`
-    /// holds; returns their paths.
+    /// The redirect pages of the site's mkdocs or mdBook project (`SiteRedirects`), none
+    /// over what `made` holds; returns their paths.
     private func writeRedirects(of site: DocsSite, plan: BatchPlan, made: [String], runner: BatchRunner, tally: BuildTally) -> [String] {
-        guard let project = site.project, !project.redirects.isEmpty else { return [] }
-        let pages = Dictionary(
-            plan.jobs.map { (PathKey(BatchPlan.absolute($0.input)), BatchPlan.absolute($0.output)) }, uniquingKeysWith: { a, _ in a })
-        let (files, warnings) = SiteRedirects.files(
-            of: project, outputDirectory: outputDirectory, pages: pages, taken: Set(made.map { PathKey(BatchPlan.absolute($0)) }))
+        let taken = Set(made.map { PathKey(BatchPlan.absolute($0)) })
+        let (files, warnings): (files: [(path: String, bytes: [UInt8])], warnings: [Diagnostic])
+        if let project = site.project, !project.redirects.isEmpty {
+            let pages = Dictionary(
+                plan.jobs.map { (PathKey(BatchPlan.absolute($0.input)), BatchPlan.absolute($0.output)) }, uniquingKeysWith: { a, _ in a })
+            (files, warnings) = SiteRedirects.files(of: project, outputDirectory: outputDirectory, pages: pages, taken: taken)
+        } else if let book = site.book, !book.redirects.isEmpty {
+            (files, warnings) = SiteRedirects.files(ofBook: book, outputDirectory: outputDirectory, taken: taken)
+        } else {
+            return []
+        }
         warnings.forEach(reporter.warning)
         return files.map { file in
             let result = runner.write(file.bytes, to: file.path)

@@ -1,7 +1,7 @@
 /// The pages that send a reader from a page's old place to its new one: the redirects
-/// plugin's `redirect_maps` of an mkdocs project (docs/sites.md), written as
-/// mkdocs-redirects writes them (a canonical link, a script that keeps the `#` part, a
-/// refresh for readers without script, a link).
+/// plugin's `redirect_maps` of an mkdocs project and `[output.html.redirect]` of an mdBook
+/// one (docs/sites.md), written as mkdocs-redirects writes them (a canonical link, a
+/// script that keeps the `#` part, a refresh for readers without script, a link).
 enum SiteRedirects {
     /// For each redirect of `project` whose old page is no page or file of the site
     /// (`taken`: every output already written), the redirect page and its path; and what is
@@ -44,6 +44,48 @@ enum SiteRedirects {
                 continue
             }
             files.append((output, page(to: target)))
+        }
+        return (files, warnings)
+    }
+
+    /// For each redirect of `book` (`/old.html` from the site's root) whose old page is no
+    /// file of the site (`taken`), the redirect page and its path, to the new place as
+    /// written (from the old page's folder, or an address), as mdBook writes it; and what is
+    /// wrong: an old path that is not an `.html` page inside the site, or is taken; a new
+    /// place from the site that lands on none of its files (written all the same, as
+    /// mdBook writes it).
+    static func files(ofBook book: MdBookProject, outputDirectory: String, taken: Set<PathKey>) -> (
+        files: [(path: String, bytes: [UInt8])], warnings: [Diagnostic]
+    ) {
+        var files: [(path: String, bytes: [UInt8])] = []
+        var warnings: [Diagnostic] = []
+        let base = BatchPlan.absolute(outputDirectory)
+        for redirect in book.redirects {
+            let output = BatchPlan.absolute(String(redirect.old.drop { $0 == "/" }), in: base)
+            guard Path.fileExtension(redirect.old).lowercased() == "html", Path.isWithin(output, base), !Path.same(output, base) else {
+                warnings.append(
+                    Diagnostic(redirect.location, "output.html.redirect: '\(Quote.snippet(redirect.old))' is not a page's path in the site"))
+                continue
+            }
+            guard !taken.contains(PathKey(output)) else {
+                warnings.append(
+                    Diagnostic(
+                        redirect.location, "output.html.redirect: '\(Quote.snippet(redirect.old))' is a page of the site; it is kept, not redirected")
+                )
+                continue
+            }
+            let lower = redirect.new.lowercased()
+            if !lower.hasPrefix("https://") && !lower.hasPrefix("http://") && !redirect.new.hasPrefix("/") {
+                let landing = BatchPlan.absolute(SiteLinks.decoded(split(redirect.new).0), in: Path.parent(output))
+                if !taken.contains(PathKey(landing)) {
+                    warnings.append(
+                        Diagnostic(
+                            redirect.location,
+                            "output.html.redirect: '\(Quote.snippet(redirect.new))' leads to no page of the site from '\(Quote.snippet(redirect.old))'"
+                        ))
+                }
+            }
+            files.append((output, page(to: redirect.new)))
         }
         return (files, warnings)
     }
