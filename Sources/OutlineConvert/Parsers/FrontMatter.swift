@@ -29,10 +29,9 @@ struct FrontMatter {
     /// The front matter at the top of `lines`, closed within their first 20,000 (the
     /// problems of its values aside: see `init(_:file:)`).
     static func atTop(of lines: [Substring], file: String = "") -> FrontMatter {
-        guard lines.first?.trimmingTrailingSpaces == "---",
-            let close = lines.indices.dropFirst().prefix(20_000).first(where: { ["---", "..."].contains(lines[$0].trimmingTrailingSpaces) })
-        else { return FrontMatter() }
-        return FrontMatter(reading: Array(lines[...close]), file: file)
+        // (`init(reading:)` finds the closing line.)
+        guard lines.first?.trimmingTrailingSpaces == "---" else { return FrontMatter() }
+        return FrontMatter(reading: Array(lines.prefix(20_001)), file: file)
     }
 
     /// How many lines a front matter block at the top of `lines` takes (0 when none).
