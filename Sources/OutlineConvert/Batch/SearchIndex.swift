@@ -100,7 +100,6 @@ final class SearchText: @unchecked Sendable {
         var index = 0
         while index < html.count {
             let byte = html[index]
-            var decoded: String?
             if byte == UInt8(ascii: "<") {
                 // A tag or a comment, dropped.
                 let isComment = index + 3 < html.count && html[index + 1] == UInt8(ascii: "!") && html[index + 2] == UInt8(ascii: "-")
@@ -110,26 +109,37 @@ final class SearchText: @unchecked Sendable {
                     : html.firstIndex(ofByte: UInt8(ascii: ">"), from: index + 1)
                 index = (end ?? html.count - 1) + 1
                 continue
-            } else if byte == .space || byte == .lineFeed || byte == .tab || byte == .carriageReturn {
+            }
+            if byte == .space || byte == .lineFeed || byte == .tab || byte == .carriageReturn {
                 space = !text.isEmpty
                 index += 1
                 continue
-            } else if byte == UInt8(ascii: "&"),
-                let (length, reference) = CharacterReference.decode(
-                    ArraySlice(UnsafeBufferPointer(rebasing: html[index..<min(index + 32, html.count)])))
-            {
-                decoded = reference
-                index += length
-            } else {
-                index += 1
             }
             if space { text.append(.space) }
             space = false
-            if let decoded { text += decoded.utf8 } else { text.append(byte) }
+            if byte == UInt8(ascii: "&"),
+                let (length, reference) = CharacterReference.decode(
+                    ArraySlice(UnsafeBufferPointer(rebasing: html[index..<min(index + 32, html.count)])))
+            {
+                text += reference.utf8
+                index += length
+                continue
+            }
+            // (A run of text up to the next tag, reference or space is copied at once.)
+            var end = index + 1
+            while end < html.count, !Self.endsText(html[end]) { end += 1 }
+            text += UnsafeBufferPointer(rebasing: html[index..<end])
+            index = end
         }
     }
 
     private static let commentEnd = Array("-->".utf8)
+
+    /// Whether `byte` ends a run of text: a tag, a character reference or a space starts.
+    private static func endsText(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "<") || byte == UInt8(ascii: "&") || byte == .space || byte == .lineFeed || byte == .tab
+            || byte == .carriageReturn
+    }
 
     /// Ends the current section: its entry, unless it is the text before the first
     /// section (id `""`) and there is none.

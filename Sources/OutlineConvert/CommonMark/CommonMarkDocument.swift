@@ -143,19 +143,14 @@ final class CommonMarkDocument {
     private static func mayBeDenseInHeadings(_ bytes: ArraySlice<UInt8>) -> Bool {
         let sample = bytes.prefix(65_536)
         var headings = 0
-        var atLineStart = true
-        var spaces = 0
-        for byte in sample {
-            if byte == .lineFeed {
-                atLineStart = true
-                spaces = 0
-            } else if atLineStart {
-                if byte == .space && spaces < 3 {
-                    spaces += 1
-                } else {
-                    if byte == UInt8(ascii: "#") { headings += 1 }
-                    atLineStart = false
-                }
+        sample.withUnsafeBufferPointer { buffer in
+            var start = 0
+            while start < buffer.count {
+                var at = start
+                while at < buffer.count, at - start < 3, buffer[at] == .space { at += 1 }
+                if at < buffer.count, buffer[at] == UInt8(ascii: "#") { headings += 1 }
+                guard let end = buffer.firstIndex(ofByte: .lineFeed, from: at) else { break }
+                start = end + 1
             }
         }
         return headings > sample.count / denseHeadingBytes
@@ -401,7 +396,7 @@ final class CommonMarkDocument {
     /// GitHub keeps of it, or all of it with `keepsAll`; the URLs kept go through `rewrite`
     /// as links' do (see `rewriteLinks`). Nothing when the flavour has no `raw_html`.
     func settleRawHTML(ofBlocks range: Range<Int>, keepsAll: Bool, rewrite: ((String, Int, Int) -> String?)?) {
-        guard let raw = tree.extensions.lazy.compactMap({ $0 as? RawHTMLExtension }).first else { return }
+        guard let raw = tree.rawHTML else { return }
         completeInlines(ofBlocks: range)
         let placed = rewrite.map { rewrite in
             { (url: String, node: OpaquePointer, line: Int, column: Int) in

@@ -17,6 +17,8 @@ final class MarkdownTree {
     let memory: UnsafeMutablePointer<cmark_mem>
     /// The flavour's extensions that may apply to the text (see `prepare`).
     private(set) var extensions: [any MarkdownExtension] = []
+    /// The raw HTML step among `extensions`, if any (asked for each body written).
+    private(set) var rawHTML: RawHTMLExtension?
     /// The collapsible and callout blocks made.
     var blocks: CollapsibleBlocks
     /// For the nodes moved in from documents parsed beside the source (a table's cells),
@@ -87,6 +89,7 @@ final class MarkdownTree {
     /// Settles which extensions may apply to the text (`MarkdownExtension.prepared`).
     func prepare() {
         extensions = flavor.extensions.compactMap { $0.prepared(for: source) }
+        rawHTML = extensions.lazy.compactMap { $0 as? RawHTMLExtension }.first
     }
 
     /// Runs every extension's inline step under `block`, with the text of the lines it was

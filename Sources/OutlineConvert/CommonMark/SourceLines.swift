@@ -47,7 +47,17 @@ struct SourceLines {
 
     /// Whether some line may be a table's delimiter row.
     var mayHoldTables: Bool {
-        starts.indices.contains { hasDelimiterRow(in: ($0 + 1)...($0 + 1)) }
+        // (Only a line whose content starts with `|`, `:` or `-` can be one: the others are
+        // passed over on the bytes.)
+        bytes.withUnsafeBufferPointer { buffer in
+            starts.indices.contains { index in
+                var at = starts[index] - bytes.startIndex
+                while at < buffer.count, buffer[at] == .space || buffer[at] == .tab || buffer[at] == UInt8(ascii: ">") { at += 1 }
+                guard at < buffer.count, buffer[at] == UInt8(ascii: "|") || buffer[at] == UInt8(ascii: ":") || buffer[at] == UInt8(ascii: "-")
+                else { return false }
+                return hasDelimiterRow(in: (index + 1)...(index + 1))
+            }
+        }
     }
 
     /// The underline of the setext heading that starts on line `start` (cmark reports its
@@ -150,7 +160,7 @@ struct SourceLines {
                 guard isMarker, after == .space || after == .tab else { break }
                 content = content.dropFirst(digits + 1)
             }
-            guard content.first == UInt8(ascii: "["), content.firstRange(of: Array("]:".utf8)) != nil else { continue }
+            guard content.first == UInt8(ascii: "["), content.contains(bytes: "]:") else { continue }
             found.append(content)
             var next = line(number + 1)
             while let first = next.first, first == .space || first == .tab || first == UInt8(ascii: ">") { next = next.dropFirst() }

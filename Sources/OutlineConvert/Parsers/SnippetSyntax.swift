@@ -289,6 +289,9 @@ enum SnippetSyntax {
 
     /// `text` without the white space around it (`str.strip`).
     static func stripped(_ text: String) -> String {
-        String(text.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
+        // (Most paths start and end with a visible ASCII character: nothing to strip.)
+        let utf8 = text.utf8
+        if let first = utf8.first, let last = utf8.last, (0x21...0x7E).contains(first), (0x21...0x7E).contains(last) { return text }
+        return String(text.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
     }
 }

@@ -154,3 +154,17 @@ extension Substring {
         utf8.withContiguousStorageIfAvailable { Array($0) } ?? Array(utf8)
     }
 }
+
+extension [ArraySlice<UInt8>] {
+    /// The lines, each but the last followed by a line feed: one copy of each (the standard
+    /// library's `joined(separator:)` goes byte by byte).
+    func joinedLines() -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(reduce(count) { $0 + $1.count })
+        for (index, line) in enumerated() {
+            if index > 0 { out.append(.lineFeed) }
+            out += line
+        }
+        return out
+    }
+}

@@ -247,7 +247,7 @@ struct MkDocsBlocks {
             // (Blank lines inside the content keep their indent: it does not matter there.)
             blocks.append(Block(header: header, line: number, lastLine: last))
         }
-        return Array(lines.joined(separator: [UInt8.lineFeed]))
+        return lines.joinedLines()
     }
 
     /// The line without four columns of indent past `column`, when it is indented so far

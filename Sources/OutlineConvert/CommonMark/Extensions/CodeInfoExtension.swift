@@ -200,8 +200,8 @@ struct CodeInfoExtension: MarkdownExtension {
     /// What `info` says: its language (before a comma; the first class of an attribute
     /// list; none when its first word is an attribute) and its `title`.
     static func read(_ info: String) -> Info {
-        let words = info.split(whereSeparator: { $0 == " " || $0 == "\t" })
-        guard let first = words.first else { return Info(language: "") }
+        let first = info.drop { $0 == " " || $0 == "\t" }.prefix { $0 != " " && $0 != "\t" }
+        guard !first.isEmpty else { return Info(language: "") }
         if first.hasPrefix("{") {
             let inner = info.drop { $0 != "{" }.dropFirst().prefix { $0 != "}" }
             let language = inner.split(whereSeparator: { $0 == " " || $0 == "\t" }).first { $0.hasPrefix(".") && $0.count > 1 }

@@ -91,6 +91,6 @@ struct LogseqBlockExtension: MarkdownExtension {
                 lines[pair.close] = (indent + Array(fence.utf8))[...]
             }
         }
-        return Array(lines.joined(separator: [.lineFeed]))
+        return lines.joinedLines()
     }
 }
