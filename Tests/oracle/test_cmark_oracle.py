@@ -175,3 +175,35 @@ def test_real_document_titles_show_what_cmark_makes_of_their_headings(path, flav
         assert html.unescape(_ANCHOR.sub("", our)) == html.unescape(" ".join(their.split("\n"))), their
         compared += 1
     assert compared >= len(ours) * 0.9
+
+
+# cmark ends an HTML block of kinds 2 to 5 that closes on its own first line (a comment, a
+# processing instruction, a declaration, CDATA) on the line before it: as a body's last block
+# it was taken for a body without raw HTML, and what it holds after its closing was lost.
+@pytest.mark.parametrize(
+    "block",
+    [
+        "<!-- note --> kept text",
+        '<!-- badges --><img src="logo.png" alt="Logo">',
+        "<?php echo 1; ?> after the instruction",
+        "<!DOCTYPE html> after the declaration",
+        "<![CDATA[ data ]]> after the data",
+    ],
+    ids=["comment", "comment-image", "instruction", "declaration", "cdata"],
+)
+@pytest.mark.parametrize("before", ["Intro.\n\n", "# Title\n\nIntro.\n\n", "> Quote.\n\n"], ids=["paragraph", "section", "quote"])
+@pytest.mark.parametrize("after", ["", "\n## Next\n\nMore.\n"], ids=["end", "before-heading"])
+def test_a_last_html_block_closed_on_its_first_line_keeps_what_github_keeps(tmp_path, block, before, after):
+    markdown = before + block + "\n" + after
+    page = tmp_path / "page.md"
+    page.write_text(markdown)
+    ours = run(page, "--fragment").stdout
+    theirs = cmark(markdown, [*CMARK_GFM, "--unsafe"])
+    # (Sections' titles aside, ours in summaries, cmark-gfm's in headings: the bodies' text
+    # and images are compared.)
+    ours = re.sub(r"<summary>.*?</summary>|<h\d[^>]*>.*?</h\d>", "", ours)
+    theirs = re.sub(r"<h\d>.*?</h\d>", "", theirs)
+    assert "raw HTML omitted" not in ours
+    (our_text, our_tags), (their_text, their_tags) = github_visible(ours), github_visible(theirs)
+    assert our_text == their_text
+    assert {t for t in our_tags if t[0] == "img"} == {t for t in their_tags if t[0] == "img"}

@@ -426,7 +426,9 @@ final class CommonMarkDocument {
         let first = cmark_node_get_start_line(block) > 0 ? block : cmark_node_first_child(block)
         let last = cmark_node_get_start_line(block) > 0 ? block : cmark_node_last_child(block)
         guard let first, let last else { return nil }
-        let (start, end) = (Int(cmark_node_get_start_line(first)), Int(cmark_node_get_end_line(last)))
+        // (cmark ends an HTML block that closes on its first line, `<!-- c --> text`, on the
+        // line before it: such a last block would be left out.)
+        let (start, end) = (Int(cmark_node_get_start_line(first)), max(Int(cmark_node_get_end_line(last)), Int(cmark_node_get_start_line(last))))
         guard start > 0, end >= start, end <= tree.source.count else { return nil }
         return tree.source.lines(start, through: end)
     }
