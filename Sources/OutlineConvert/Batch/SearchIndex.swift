@@ -110,7 +110,7 @@ final class SearchText: @unchecked Sendable {
                 index = (end ?? html.count - 1) + 1
                 continue
             }
-            if byte == .space || byte == .lineFeed || byte == .tab || byte == .carriageReturn {
+            if Self.isSpace(byte) {
                 space = !text.isEmpty
                 index += 1
                 continue
@@ -135,10 +135,14 @@ final class SearchText: @unchecked Sendable {
 
     private static let commentEnd = Array("-->".utf8)
 
+    /// Whether `byte` is white space between words (a run of it is one space in the text).
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == .space || byte == .lineFeed || byte == .tab || byte == .carriageReturn
+    }
+
     /// Whether `byte` ends a run of text: a tag, a character reference or a space starts.
     private static func endsText(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: "<") || byte == UInt8(ascii: "&") || byte == .space || byte == .lineFeed || byte == .tab
-            || byte == .carriageReturn
+        byte == UInt8(ascii: "<") || byte == UInt8(ascii: "&") || isSpace(byte)
     }
 
     /// Ends the current section: its entry, unless it is the text before the first
