@@ -463,11 +463,13 @@
     frame.appendChild(button);
     return button;
   }
-  // The code as shown: without the hidden lines unless they are shown.
+  // The code as shown: without the hidden lines unless they are shown, and without the
+  // annotations' markers (as mkdocs-material copies it).
   function shownText(code) {
-    if (code.parentNode.classList.contains("outline-showing") || !code.querySelector(".outline-line-hidden")) return code.textContent;
+    var dropped = (code.parentNode.classList.contains("outline-showing") ? "" : ".outline-line-hidden, ") + ".outline-annotation";
+    if (!code.querySelector(dropped)) return code.textContent;
     var copy = code.cloneNode(true);
-    copy.querySelectorAll(".outline-line-hidden").forEach(function (line) { line.remove(); });
+    copy.querySelectorAll(dropped).forEach(function (element) { element.remove(); });
     return copy.textContent;
   }
   function copyBySelection(text) {

@@ -30,7 +30,9 @@ package struct MkDocsConfig: Sendable {
     /// (by default `edit/master/docs/` on GitHub and GitLab, `src/default/docs/` on
     /// Bitbucket) or `edit_uri_template` (`{path}`, `{path_noext}`, `{path!q}`).
     private let editTemplate: String?
-    /// The names `markdown_extensions` lists; nil when it is absent (the dialect stays off).
+    /// The names `markdown_extensions` lists, with those of `theme.features` that change
+    /// how Markdown renders (`content.code.annotate`); nil when it is absent (the dialect
+    /// stays off).
     let extensions: Set<String>?
     /// pymdownx snippets, when `markdown_extensions` turns them on, with their options.
     let snippets: SnippetIncludes?
@@ -213,7 +215,7 @@ package struct MkDocsConfig: Sendable {
             }
         }
         self.docsFolder = docsFolder
-        extensions = config.flatMap(Self.extensionNames(in:))
+        extensions = config.flatMap { config in Self.extensionNames(in: config).map { $0.union(Self.markdownFeatures(in: config)) } }
         snippets =
             extensions?.contains("pymdownx.snippets") == true
             ? Self.snippets(config?["markdown_extensions"].flatMap { Self.options(of: "pymdownx.snippets", in: $0) }, project: folder, file: file)
@@ -366,6 +368,13 @@ package struct MkDocsConfig: Sendable {
         let rest = lower.hasPrefix("https://") ? lower.dropFirst(8) : lower.hasPrefix("http://") ? lower.dropFirst(7) : nil
         let host = rest.map { String($0.prefix { $0 != "/" && $0 != "?" && $0 != "#" }) } ?? ""
         return host.isEmpty ? nil : host
+    }
+
+    /// The features `theme.features` turns on that change how pages' Markdown renders:
+    /// mkdocs-material's code annotations.
+    private static func markdownFeatures(in config: YAMLNode) -> Set<String> {
+        let features = config["theme"]?["features"]?.items?.compactMap(\.text) ?? []
+        return features.contains(CodeInfoExtension.annotateFeature) ? [CodeInfoExtension.annotateFeature] : []
     }
 
     /// The names of the entries of the top-level `markdown_extensions` of `config`; nil

@@ -59,7 +59,8 @@ struct MarkdownFlavor: Equatable, Sendable {
     /// mkdocs' dialect (SPEC §3.1.3): GitHub's flavour with what the extensions of
     /// Python-Markdown and pymdown-extensions add, those that `configured` names as
     /// `mkdocs.yml`'s `markdown_extensions` does (`pymdownx.blocks.admonition`), or all of
-    /// them when nil (`--from mkdocs`).
+    /// them when nil (`--from mkdocs`); with mkdocs-material's code annotations when it names
+    /// their feature (`content.code.annotate`, of `theme.features`).
     /// `icons`, when given, is a project's: its own icons, and the bundled icons' chunks
     /// inflated, kept for every document read in this flavour; else each document inflates
     /// its own.
@@ -70,7 +71,9 @@ struct MarkdownFlavor: Equatable, Sendable {
             details: on("pymdownx.blocks.details") ? FencedBlocks.Names.all.details : [],
             tabs: on("pymdownx.blocks.tab"))
         let spans = [on("pymdownx.tilde") ? DelimiterExtension.Span.tilde : .strikethrough] + [.mark, .caret].filter { on($0.name) }
-        var extensions = gitHubExtensions(admonition: AdmonitionExtension(fenced: fenced), spans: DelimiterExtension(spans: spans))
+        var extensions = gitHubExtensions(
+            admonition: AdmonitionExtension(fenced: fenced), spans: DelimiterExtension(spans: spans),
+            code: CodeInfoExtension(annotates: on(CodeInfoExtension.annotateFeature)))
         if on("pymdownx.keys") { extensions.append(KeysExtension()) }
         if on("pymdownx.smartsymbols") { extensions.append(SmartSymbolsExtension()) }
         if on("pymdownx.emoji") { extensions.append(IconExtension(icons: icons)) }

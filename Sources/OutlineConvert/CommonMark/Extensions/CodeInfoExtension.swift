@@ -10,15 +10,25 @@ internal import CCmark
 /// `<div class="outline-code-title">x.py</div>`. `linenums="1"` numbers the lines and
 /// `hl_lines="2 4-5"` marks lines (pymdownx.highlight); in an mdBook project (`hidesRustLines`)
 /// a Rust block's lines that start with `#` and a space, or are `#` alone (mdBook's "boring" lines), are
-/// hidden, with a button that shows them. Such a block is written a line a span
+/// hidden, with a button that shows them. mkdocs-material's code annotations (`# (1)!`, with
+/// the ordered list after the block: `CodeAnnotations`) are numbered markers when
+/// `annotates` (its `content.code.annotate`) or the block's class `.annotate` says so.
+/// Such a block is written a line a span
 /// (`<span class="outline-line">`), which Prism keeps (its keep-markup plugin). The
 /// Markdown writer keeps the fence as written; plain text shows the code alone, as it does
 /// any code block.
 struct CodeInfoExtension: MarkdownExtension {
     /// Whether a Rust block's boring lines are hidden, as mdBook hides them.
     var hidesRustLines = false
+    /// Whether every code block's annotations are read (mkdocs-material's
+    /// `content.code.annotate`), not only those of blocks of class `.annotate`.
+    var annotates = false
+    /// mkdocs-material's name of the feature that sets `annotates`.
+    static let annotateFeature = "content.code.annotate"
 
-    var name: String { hidesRustLines ? "fenced_code_attributes+mdbook" : "fenced_code_attributes" }
+    var name: String {
+        "fenced_code_attributes" + (hidesRustLines ? "+mdbook" : "") + (annotates ? "+annotate" : "")
+    }
 
     /// What an info string says, as its tool reads it.
     struct Info: Equatable {
@@ -29,6 +39,8 @@ struct CodeInfoExtension: MarkdownExtension {
         var firstLine: Int?
         /// The lines marked (`hl_lines`), counted from 1 whatever `linenums` says.
         var markedLines: [ClosedRange<Int>] = []
+        /// Whether a class of its attribute list is `.annotate`.
+        var annotated = false
     }
 
     func prepared(for source: SourceLines) -> CodeInfoExtension? {
@@ -45,10 +57,12 @@ struct CodeInfoExtension: MarkdownExtension {
             // blanks made `titleBlank`, after `titleStart`, and then how its lines are
             // written, after `linesStart`, for `rewriteHTML` (cmark escapes it).
             let hides = hidesRustLines && CodeHighlighting.languageID(read.language) == "rust"
+            let notes = annotates || read.annotated ? CodeAnnotations.count(for: node) : 0
             let lines =
-                read.firstLine != nil || !read.markedLines.isEmpty || hides
+                read.firstLine != nil || !read.markedLines.isEmpty || hides || notes > 0
                 ? "\u{3}" + (read.firstLine.map(String.init) ?? "") + ";"
                     + read.markedLines.map { "\($0.lowerBound)-\($0.upperBound)" }.joined(separator: ",") + (hides ? ";h" : ";")
+                    + (notes > 0 ? ";\(notes)" : "")
                 : ""
             let word =
                 read.language + (read.title.map { "\u{1}" + String($0.map { $0 == " " || $0 == "\t" ? "\u{2}" : $0 }) } ?? "")
@@ -103,8 +117,10 @@ struct CodeInfoExtension: MarkdownExtension {
         var firstLine: Int?
         var marked: [ClosedRange<Int>] = []
         var hidesBoringLines = false
+        /// The number of annotations (items of the list after the block), 0 for none.
+        var annotations = 0
 
-        /// From its form in the class (`"1;2-3,5-5;h"`).
+        /// From its form in the class (`"1;2-3,5-5;h;2"`).
         init(_ text: String) {
             let parts = text.split(separator: ";", omittingEmptySubsequences: false)
             firstLine = parts.first.flatMap { Int($0) }
@@ -115,6 +131,7 @@ struct CodeInfoExtension: MarkdownExtension {
                 }
             }
             hidesBoringLines = parts.count > 2 && parts[2] == "h"
+            annotations = parts.count > 3 ? Int(parts[3]) ?? 0 : 0
         }
 
         /// `<pre …><code class="language-…">`.
@@ -122,6 +139,7 @@ struct CodeInfoExtension: MarkdownExtension {
             var classes = "outline-lines"
             if firstLine != nil { classes += " outline-numbered" }
             if hidesBoringLines { classes += " outline-hides-lines" }
+            if annotations > 0 { classes += " outline-annotated" }
             var tag = "<pre class=\"\(classes)\""
             if let firstLine, firstLine != 1 { tag += " style=\"counter-reset: outline-line \(firstLine - 1)\"" }
             tag += "><code"
@@ -142,6 +160,7 @@ struct CodeInfoExtension: MarkdownExtension {
                     line = shown.line
                     if shown.hidden { classes += " outline-line-hidden" }
                 }
+                if annotations > 0 { line = CodeAnnotations.markingUp(line, count: annotations) }
                 output += "<span class=\"\(classes)\">".utf8
                 output += line
                 output += "</span>".utf8
@@ -206,6 +225,7 @@ struct CodeInfoExtension: MarkdownExtension {
             let inner = info.drop { $0 != "{" }.dropFirst().prefix { $0 != "}" }
             let language = inner.split(whereSeparator: { $0 == " " || $0 == "\t" }).first { $0.hasPrefix(".") && $0.count > 1 }
             var read = Info(language: language.map { String($0.dropFirst()) } ?? "", title: attribute("title", in: inner))
+            read.annotated = inner.split(whereSeparator: { $0 == " " || $0 == "\t" }).contains(".annotate")
             read.readLines(from: inner)
             return read
         }
