@@ -1,9 +1,60 @@
-/// mkdocs' attribute lists (`attr_list`) after links, images and icons, applied to the HTML cmark
-/// renders for a block (`AttributeLists`).
+internal import CCmark
+
+/// mkdocs' attribute lists (`attr_list`) after links, images and icons, and on the last line of
+/// a paragraph or a list item, applied to the HTML cmark renders for a block (`AttributeLists`).
+/// A paragraph given the class `.annotate` holds mkdocs-material's annotations (`Annotations`).
 struct AttributeListExtension: MarkdownExtension {
     var name: String { "attr_list" }
 
-    func rewriteHTML(_ html: UnsafeBufferPointer<UInt8>) -> [UInt8]? { AttributeLists.apply(html) }
+    func makeInlines(under block: OpaquePointer, text: ArraySlice<UInt8>, of tree: MarkdownTree) {
+        guard text.contains(bytes: "annotate") else { return }
+        var hosts: [(paragraph: OpaquePointer, count: Int)] = []
+        MarkdownTree.walk(under: block, inlines: false) { node, entering in
+            guard entering, cmark_node_get_type(node) == CMARK_NODE_PARAGRAPH, Self.isAnnotated(node) else { return }
+            let count = Annotations.items(after: node)
+            if count > 0 { hosts.append((node, count)) }
+        }
+        for (paragraph, count) in hosts {
+            Annotations.markText(of: paragraph, count: count, tree: tree) { piece, number in
+                guard let marker = tree.newNode(CMARK_NODE_CUSTOM_INLINE) else { return }
+                Annotations.bubble(number).withUnsafeBufferPointer { html in
+                    html.withMemoryRebound(to: CChar.self) { _ = cmark_node_set_on_enter(marker, $0.baseAddress) }
+                }
+                tree.tag(marker, by: self, kind: 0)
+                cmark_node_insert_before(piece, marker)
+                cmark_node_free(piece)
+            }
+        }
+    }
+
+    /// A marker's plain text: `(N)`, as written.
+    func plainText(of node: OpaquePointer, kind: UInt8, entering: Bool) -> PlainTextPiece? {
+        guard entering, let enter = cmark_node_get_on_enter(node) else { return nil }
+        let number = String(cString: enter).utf8.filter(\.isASCIIDigit)
+        return .inline(Array("(".utf8) + number + Array(")".utf8))
+    }
+
+    /// Whether `paragraph` ends with a line that is an attribute list of the class
+    /// `annotate`, and is the element the list is given to (a tight list item's text gives
+    /// it to the item, which an ordered list never follows).
+    private static func isAnnotated(_ paragraph: OpaquePointer) -> Bool {
+        guard let last = cmark_node_last_child(paragraph), cmark_node_get_type(last) == CMARK_NODE_TEXT,
+            let before = cmark_node_previous(last), cmark_node_get_type(before) == CMARK_NODE_SOFTBREAK,
+            let list = AttributeLists.list(inLine: CommonMarkDocument.literalBytes(last)),
+            list.contains(where: { $0.name == "class" && $0.value == "annotate" })
+        else { return false }
+        if let item = cmark_node_parent(paragraph), cmark_node_get_type(item) == CMARK_NODE_ITEM, let list = cmark_node_parent(item),
+            cmark_node_get_list_tight(list) != 0
+        {
+            return false
+        }
+        return true
+    }
+
+    func rewriteHTML(_ html: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        guard let blocks = AttributeLists.applyToBlocks(html) else { return AttributeLists.apply(html) }
+        return blocks.withUnsafeBufferPointer { AttributeLists.apply($0) } ?? blocks
+    }
 }
 
 /// Attribute lists on links, images and icons, as mkdocs pages write them (Python-Markdown's
@@ -67,6 +118,58 @@ enum AttributeLists {
         guard copied > 0 else { return nil }
         out += html[copied...]
         return out
+    }
+
+    /// `html` with the lists that end a paragraph or a list item's text (before its own
+    /// list, if any) on a line of their own (`…\n{ .annotate }</p>`) made the attributes of
+    /// that `<p>` or `<li>`, as
+    /// Python-Markdown's `attr_list` reads a block's last line; nil when it has none.
+    static func applyToBlocks(_ html: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        var out: [UInt8] = []
+        var copied = 0
+        var index = 0
+        while let close = html.firstIndex(ofByte: UInt8(ascii: "}"), from: index) {
+            index = close + 1
+            var end = close + 1
+            while end < html.count, html[end] == .space { end += 1 }
+            // (A tight item's text ends before the item ends or its own list starts.)
+            let isItem = matches("</li>", in: html, at: end) || matches("\n<ul>", in: html, at: end) || matches("\n<ol", in: html, at: end)
+            guard isItem || matches("</p>", in: html, at: end) else { continue }
+            // The list's `{`, on the same line, and the line break before it.
+            var open = close - 1
+            while open >= copied, html[open] != UInt8(ascii: "{"), html[open] != .lineFeed, html[open] != UInt8(ascii: "<"),
+                html[open] != UInt8(ascii: "}")
+            {
+                open -= 1
+            }
+            guard open >= copied, html[open] == UInt8(ascii: "{") else { continue }
+            var lineStart = open
+            while lineStart > copied, html[lineStart - 1] == .space { lineStart -= 1 }
+            guard lineStart > copied, html[lineStart - 1] == .lineFeed, let list = parse(html[(open + 1)..<close]),
+                let tagStart = openingTag(isItem ? "<li>" : "<p>", in: html, before: lineStart, stop: isItem ? "</li>" : "</p>"),
+                tagStart >= copied
+            else { continue }
+            let tagName: StaticString = isItem ? "<li" : "<p"
+            out += html[copied..<tagStart]
+            out += tagName.withUTF8Buffer { Array($0) }
+            out += attributes(list)
+            out.append(UInt8(ascii: ">"))
+            // (The text without the list's line: its line break too.)
+            out += html[(tagStart + (isItem ? 4 : 3))..<(lineStart - 1)]
+            copied = end
+        }
+        guard copied > 0 else { return nil }
+        out += html[copied...]
+        return out
+    }
+
+    /// The list a line of text is (`{ .annotate }`, blanks around it), as `applyToBlocks`
+    /// reads it; nil when the line is not one.
+    static func list(inLine line: [UInt8]) -> [(name: String, value: String)]? {
+        let trimmed = line.drop { $0 == .space }.reversed().drop { $0 == .space }.reversed()
+        guard trimmed.first == UInt8(ascii: "{"), trimmed.last == UInt8(ascii: "}"), trimmed.count >= 2 else { return nil }
+        let inner = Array(trimmed.dropFirst().dropLast())
+        return inner.withUnsafeBufferPointer { parse($0[...]) }
     }
 
     /// The attributes to add: the list's, but those that run script or point elsewhere.

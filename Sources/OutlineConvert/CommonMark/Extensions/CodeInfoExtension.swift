@@ -11,7 +11,7 @@ internal import CCmark
 /// `hl_lines="2 4-5"` marks lines (pymdownx.highlight); in an mdBook project (`hidesRustLines`)
 /// a Rust block's lines that start with `#` and a space, or are `#` alone (mdBook's "boring" lines), are
 /// hidden, with a button that shows them. mkdocs-material's code annotations (`# (1)!`, with
-/// the ordered list after the block: `CodeAnnotations`) are numbered markers when
+/// the ordered list after the block: `Annotations`) are numbered markers when
 /// `annotates` (its `content.code.annotate`) or the block's class `.annotate` says so.
 /// Such a block is written a line a span
 /// (`<span class="outline-line">`), which Prism keeps (its keep-markup plugin). The
@@ -57,7 +57,7 @@ struct CodeInfoExtension: MarkdownExtension {
             // blanks made `titleBlank`, after `titleStart`, and then how its lines are
             // written, after `linesStart`, for `rewriteHTML` (cmark escapes it).
             let hides = hidesRustLines && CodeHighlighting.languageID(read.language) == "rust"
-            let notes = annotates || read.annotated ? CodeAnnotations.count(for: node) : 0
+            let notes = annotates || read.annotated ? Annotations.count(for: node) : 0
             let lines =
                 read.firstLine != nil || !read.markedLines.isEmpty || hides || notes > 0
                 ? "\u{3}" + (read.firstLine.map(String.init) ?? "") + ";"
@@ -160,7 +160,7 @@ struct CodeInfoExtension: MarkdownExtension {
                     line = shown.line
                     if shown.hidden { classes += " outline-line-hidden" }
                 }
-                if annotations > 0 { line = CodeAnnotations.markingUp(line, count: annotations) }
+                if annotations > 0 { line = Annotations.markingUp(line, count: annotations) }
                 output += "<span class=\"\(classes)\">".utf8
                 output += line
                 output += "</span>".utf8

@@ -1,28 +1,34 @@
 internal import CCmark
 
-/// mkdocs-material's code annotations, read as its script reads them (`mountAnnotationList`,
-/// mkdocs-material 9): a code block followed by an ordered list holds markers `(1)`, `(2)`,
-/// … in its comments, each standing for that item of the list. A marker followed by `!`
-/// (`# (1)!`) takes its whole comment's place; one without keeps the comment around it. A
-/// marker whose number the list has no item for stays text.
+/// mkdocs-material's annotations, read as its script reads them (`mountAnnotationList`,
+/// mkdocs-material 9): a code block, or a paragraph given the class `.annotate` by an
+/// attribute list, followed by an ordered list holds markers `(1)`, `(2)`, … each standing
+/// for that item of the list. A marker whose number the list has no item for stays text.
+/// In code, markers are read in comments: one followed by `!` (`# (1)!`) takes its whole
+/// comment's place, one without keeps the comment around it.
 ///
 /// mkdocs-material moves each item into a tooltip; here, with no script needed, a marker is
 /// a numbered bubble (`<span class="outline-annotation">1</span>`) and the list stays under
-/// the block, numbered alike (as mkdocs-material prints it). Which text is a comment is
-/// told by the last opening mark before the marker (`#` or `//` after a blank, `/*`,
-/// `<!--`, `{#`, ` -- `, a line's first `;`), not by a lexer: a marker with none before it
-/// stays text.
-enum CodeAnnotations {
+/// the block, numbered alike (as mkdocs-material prints it). Which text of code is a
+/// comment is told by the last opening mark before the marker (`#` or `//` after a blank,
+/// `/*`, `<!--`, `{#`, ` -- `, a line's first `;`), not by a lexer: a marker with none
+/// before it stays text.
+enum Annotations {
     /// The number of items of the ordered list after `code` (a code block); 0 when none
-    /// follows, or when the code holds no marker at all. As mkdocs-material finds the list,
-    /// paragraphs of text alone (no element: code, emphasis, a link) may stand between.
+    /// follows, or when the code holds no marker at all.
     static func count(for code: OpaquePointer) -> Int {
-        var next = cmark_node_next(code)
+        mayHoldMarker(CommonMarkDocument.literalBytes(code)[...]) ? items(after: code) : 0
+    }
+
+    /// The number of items of the ordered list after `node`; 0 when none follows. As
+    /// mkdocs-material finds the list, paragraphs of text alone (no element: code, emphasis,
+    /// a link) may stand between.
+    static func items(after node: OpaquePointer) -> Int {
+        var next = cmark_node_next(node)
         while let paragraph = next, cmark_node_get_type(paragraph) == CMARK_NODE_PARAGRAPH, isTextAlone(paragraph) {
             next = cmark_node_next(paragraph)
         }
-        guard let list = next, cmark_node_get_type(list) == CMARK_NODE_LIST, cmark_node_get_list_type(list) == CMARK_ORDERED_LIST,
-            mayHoldMarker(CommonMarkDocument.literalBytes(code)[...])
+        guard let list = next, cmark_node_get_type(list) == CMARK_NODE_LIST, cmark_node_get_list_type(list) == CMARK_ORDERED_LIST
         else { return 0 }
         var items = 0
         var item = cmark_node_first_child(list)
@@ -31,6 +37,33 @@ enum CodeAnnotations {
             item = cmark_node_next(current)
         }
         return items
+    }
+
+    /// Each marker in the text of `paragraph` (not in its code) numbered up to `count`,
+    /// made a bubble by `make`, given the marker's text node (`(N)` alone) and its number.
+    static func markText(of paragraph: OpaquePointer, count: Int, tree: MarkdownTree, make: (OpaquePointer, Int) -> Void) {
+        var found: [(node: OpaquePointer, markers: [(range: Range<Int>, number: Int)])] = []
+        MarkdownTree.walk(under: paragraph) { node, entering in
+            guard entering, cmark_node_get_type(node) == CMARK_NODE_TEXT else { return }
+            let literal = CommonMarkDocument.literalBytes(node)
+            var markers: [(range: Range<Int>, number: Int)] = []
+            var at = 0
+            while let (range, number, forced) = nextMarker(in: literal, from: at) {
+                at = range.upperBound
+                if number <= count { markers.append((forced ? range.lowerBound..<(range.upperBound - 1) : range, number)) }
+            }
+            if !markers.isEmpty { found.append((node, markers)) }
+        }
+        for (node, markers) in found {
+            for (index, piece) in tree.split(node, at: markers.map { ($0.range.lowerBound, $0.range.count) }) {
+                make(piece, markers[index].number)
+            }
+        }
+    }
+
+    /// The HTML of marker `number`.
+    static func bubble(_ number: Int) -> [UInt8] {
+        Array("<span class=\"outline-annotation\">\(number)</span>".utf8)
     }
 
     /// Whether `paragraph` holds text and soft line breaks only.
@@ -74,10 +107,6 @@ enum CodeAnnotations {
         guard copied > 0 else { return line }
         output += line[copied...]
         return output
-    }
-
-    private static func bubble(_ number: Int) -> [UInt8] {
-        Array("<span class=\"outline-annotation\">\(number)</span>".utf8)
     }
 
     /// Whether `code` holds `(` digits `)` anywhere: a cheap test before any list is counted.

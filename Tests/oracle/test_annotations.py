@@ -1,7 +1,8 @@
-"""mkdocs-material's code annotations (docs/formats.md, "Code blocks"): the oracle is
-mkdocs-material itself, its page built by `mkdocs build` and its script run in headless
-Chromium from file://. For every code block, the markers it shows (their numbers, in
-order) and its text with each marker in its place are ours too."""
+"""mkdocs-material's annotations (docs/formats.md, "Code blocks" and "Attribute lists"): the
+oracle is mkdocs-material itself, its page built by `mkdocs build` and its script run in
+headless Chromium from file://. For every code block and every paragraph of class
+`annotate`, the markers it shows (their numbers, in order) and its text with each marker
+in its place are ours too."""
 import os
 import subprocess
 import sys
@@ -11,6 +12,7 @@ import pytest
 from selenium.webdriver.support.ui import WebDriverWait
 
 from test_browser import browser  # noqa: F401 (the shared fixture)
+from conftest import run
 from test_docs_site import tool
 
 # Comments of several languages, as mkdocs-material's own docs write them (the first
@@ -105,9 +107,45 @@ no: list # (1)!
 ```
 """
 
-# Without the feature, only a block of class `.annotate` is annotated.
+# Without the feature, only a block of class `.annotate` is annotated; a paragraph of that
+# class is too, in its text.
 BY_CLASS = """\
 # By class
+
+Lorem ipsum dolor sit amet, (1) consectetur [adipiscing (2)](x.md) elit (3).
+{ .annotate }
+
+1.  :man_raising_hand: I'm an annotation! I can contain `code`, __formatted
+    text__, images, ... basically anything that can be written in Markdown.
+2.  In a link.
+
+1.  The same list's third item (a list goes on whatever its numbers).
+
+Not annotated (1): no class.
+
+1.  Nothing.
+
+- An item made loose by its nested list (1)
+  { .annotate }
+
+    1. Its paragraph's note.
+
+Text alone between (1).
+{ .annotate }
+
+Plain words.
+
+1.  Found past the paragraph of text alone.
+
+1.  Loose item (1) with a note (2)
+    { .annotate }
+
+    1.  Nested note (1).
+        { .annotate }
+
+        1. Inner.
+
+2.  Second item.
 
 ``` { .yaml .annotate }
 a: 1 # (1)!
@@ -128,6 +166,7 @@ theme:
   name: material
 {features}markdown_extensions:
   - attr_list
+  - pymdownx.emoji
   - pymdownx.highlight
   - pymdownx.superfences
 plugins: []
@@ -138,10 +177,14 @@ FEATURE = "  features:\n    - content.code.annotate\n"
 # Each code block: the numbers of its markers (MARKER, each numbered NUMBER), and its text
 # with each marker as `@N`.
 READ = """
-return [...document.querySelectorAll('pre > code')].map(code => {
+return [...document.querySelectorAll('pre > code, p.annotate')].map(code => {
   const copy = code.cloneNode(true);
   const numbers = [];
-  copy.querySelectorAll(MARKER).forEach(m => { const n = NUMBER; numbers.push(n); m.replaceWith('@' + n); });
+  // (Not a marker inside another's tooltip: mkdocs-material moves a note, markers and all, there.)
+  copy.querySelectorAll(MARKER).forEach(m => {
+    if (m.parentElement.closest(MARKER)) return;
+    const n = NUMBER; numbers.push(n); m.replaceWith('@' + n);
+  });
   return [numbers, copy.textContent.trimEnd()];
 });
 """
@@ -204,3 +247,13 @@ def test_an_annotations_list_stays_under_its_block_and_copying_leaves_the_marker
         "document.execCommand = () => { window.copied = document.querySelector('textarea').value; return true; };"
         "document.querySelector('.outline-code .outline-copy').click(); return window.copied")
     assert copied == "theme:\n  features:\n    - content.code.annotate \n  palette: x # see \n  url: f(3) # (9)\n"
+
+
+def test_text_annotations_keep_their_markers_as_text_where_there_is_no_html():
+    source = "Lorem (1) ipsum (2).\n{ .annotate }\n\n1. One.\n2. Two.\n\n- A tight item (1)\n  { .annotate }\n  1. Under it.\n"
+    page = run("-", "--from", "mkdocs", "--fragment", input=source).stdout
+    assert '<p class="annotate">Lorem <span class="outline-annotation">1</span> ipsum <span class="outline-annotation">2</span>.</p>' in page
+    # A tight item is the element its list is given to, and no list follows an item (as
+    # mkdocs-material's script looks for the list): its markers stay text.
+    assert '<li class="annotate">A tight item (1)' in page
+    assert run("-", "--from", "mkdocs", "-t", "text", input=source).stdout.startswith("Lorem (1) ipsum (2).\n")
