@@ -16,10 +16,8 @@ struct AttributeListExtension: MarkdownExtension {
         }
         for (paragraph, count) in hosts {
             Annotations.markText(of: paragraph, count: count, tree: tree) { piece, number in
-                guard let marker = tree.newNode(CMARK_NODE_CUSTOM_INLINE) else { return }
-                Annotations.bubble(number).withUnsafeBufferPointer { html in
-                    html.withMemoryRebound(to: CChar.self) { _ = cmark_node_set_on_enter(marker, $0.baseAddress) }
-                }
+                guard let marker = tree.newNode(CMARK_NODE_CUSTOM_INLINE, enter: String(decoding: Annotations.bubble(number), as: UTF8.self))
+                else { return }
                 tree.tag(marker, by: self, kind: 0)
                 cmark_node_insert_before(piece, marker)
                 cmark_node_free(piece)
