@@ -12,12 +12,15 @@ struct MarkdownFlavor: Equatable, Sendable {
     let smartPunctuation: Bool
     /// The icons the flavour draws, when it was given a project's (nil: the bundled sets').
     let icons: IconStore?
+    /// Its mkdocs blocks, if it reads them (their text is rewritten before cmark reads it).
+    let admonition: AdmonitionExtension?
 
     init(extensions: [any MarkdownExtension], smartPunctuation: Bool = false) {
         self.extensions = extensions
         names = extensions.map(\.name)
         self.smartPunctuation = smartPunctuation
         icons = extensions.lazy.compactMap { ($0 as? IconExtension)?.icons }.first
+        admonition = extensions.lazy.compactMap { $0 as? AdmonitionExtension }.first
     }
 
     /// GitHub Flavored Markdown as GitHub renders it (`cmark-gfm -e table -e strikethrough

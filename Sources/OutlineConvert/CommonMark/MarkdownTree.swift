@@ -32,6 +32,8 @@ final class MarkdownTree {
     var definitions: [Int: Bool] = [:]
     /// The abbreviations the text defines, by abbreviation (see `AbbreviationExtension`).
     var abbreviations: [String: String] = [:]
+    /// mkdocs' blocks rewritten before cmark read the text (see `MkDocsBlocks.predict`).
+    var predictedBlocks: MkDocsBlocks?
 
     /// A footnote's definition: the line it starts on, its label as written, and the note
     /// made of it.

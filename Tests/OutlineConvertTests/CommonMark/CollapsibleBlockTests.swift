@@ -136,4 +136,38 @@ import Testing
         #expect(outline.nodes.map(\.title) == ["A"])
         #expect(try fragment("# A\n\n!!! note\n    # Inside\n").contains("<h1 id=\"inside\">Inside</h1>"))
     }
+
+    // Blocks whose place the lines alone tell are read before cmark reads the text
+    // (`MkDocsBlocks.predict`); what it cannot place is left to the rounds on cmark's tree.
+
+    @Test func blocksReadBeforeTheParseAndByRoundsNestAsTheRoundsReadThem() throws {
+        // A block in a list item and one after a paragraph's line are the rounds'.
+        let html = try fragment(
+            "!!! note\n    ??? tip \"T\"\n        - item\n\n            !!! warning\n                deep\n\ntext\n!!! info\n    still text\n")
+        #expect(html.contains("<details class=\"outline-callout outline-callout-tip\"><summary>"))
+        #expect(html.contains("<p>item</p>\n<div class=\"outline-callout outline-callout-warning\" role=\"note\">"))
+        #expect(html.contains("<p>text\n!!! info\nstill text</p>"))
+        // Sixteen levels at most, as before: the seventeenth stays text.
+        let deep = (0..<20).map { String(repeating: " ", count: 4 * $0) + "!!! note\n" }.joined(separator: "\n")
+        #expect(try fragment(deep).components(separatedBy: "outline-callout-note").count - 1 == MkDocsBlocks.maxRounds)
+    }
+
+    @Test func aHeaderInHTMLThatRunsOnOrInCodeIsNoBlock() throws {
+        // A `<div>`'s block ends at the blank line, so its fence-like line is HTML, and the
+        // fence after the note opens code to the end: `!!! tip` is in it. (The lines alone
+        // would take the first fence for one: cmark's tree then says otherwise, and the
+        // text is read as written.)
+        let html = try fragment("<div>\n```\n\n!!! note\n    x\n\n```\n\n!!! tip\n    y\n") { $0.html.unsafe = true }
+        #expect(html.contains("outline-callout-note") && !html.contains("outline-callout-tip"))
+        #expect(html.contains("<pre><code>\n!!! tip\n    y\n</code></pre>"))
+        let comment = try fragment("<!--\n\n!!! note\n    x\n\n-->\n\n!!! tip\n    y\n")
+        #expect(!comment.contains("outline-callout-note") && comment.contains("outline-callout-tip"))
+    }
+
+    @Test func aFenceLeftOpenInABlockNeverShowsAMarker() throws {
+        // mkdocs-material's own docs/insiders/upgrade.md: a stray fence at the end of a tab.
+        let html = try fragment("=== \"A\"\n\n    a\n    ```\n\n=== \"B\"\n\n    b\n")
+        #expect(!html.contains("outline-block"))
+        #expect(html.contains("<summary>A</summary>"))
+    }
 }

@@ -12,11 +12,23 @@ struct AdmonitionExtension: MarkdownExtension {
 
     var name: String { fenced == nil ? "admonition" : "admonition+blocks" }
 
-    func rewriteSource(of tree: MarkdownTree) {
-        guard MkDocsBlocks.mayHold(tree.source.bytes, fenced: fenced != nil) else { return }
+    /// The text with the blocks `MkDocsBlocks.predict` finds rewritten, before cmark first
+    /// reads it, and those blocks; nil when it finds none.
+    func rewriteBeforeParse(_ text: ArraySlice<UInt8>) -> (text: [UInt8], blocks: MkDocsBlocks)? {
+        guard MkDocsBlocks.mayHold(text) else { return nil }
         var mkdocs = MkDocsBlocks(fenced: fenced)
+        guard let rewritten = mkdocs.predict(text) else { return nil }
+        return (rewritten, mkdocs)
+    }
+
+    func rewriteSource(of tree: MarkdownTree) {
+        // (Rounds read what the prediction before the parse left: more levels of nesting,
+        // blocks in containers, fenced blocks.)
+        let predicted = tree.predictedBlocks
+        guard predicted != nil || MkDocsBlocks.mayHold(tree.source.bytes, fenced: fenced != nil) else { return }
+        var mkdocs = predicted ?? MkDocsBlocks(fenced: fenced)
         var text = tree.source.bytes
-        for _ in 0..<MkDocsBlocks.maxRounds {
+        for _ in mkdocs.roundsRead..<MkDocsBlocks.maxRounds {
             guard let rewritten = mkdocs.rewrite(text, root: tree.root),
                 let again = CommonMarkDocument.tree(of: rewritten[...], memory: tree.memory, smart: tree.flavor.smartPunctuation)
             else { break }
@@ -149,12 +161,19 @@ struct MkDocsBlocks {
 
     /// How many rounds (levels of nesting) are read at most.
     static let maxRounds = 16
+    /// How many levels of nesting `predict` read (the rounds after it read the rest).
+    var roundsRead = 0
 
     /// The marker that stands for block `number` in the rewritten text.
     static func marker(_ number: Int) -> [UInt8] { Array("<!--outline-block:\(number)-->".utf8) }
 
     /// The block a marker comment (an HTML block's text) stands for.
     func block(ofMarker html: [UInt8]) -> Block? {
+        markerNumber(html).map { blocks[$0] }
+    }
+
+    /// The number of the block a marker comment stands for.
+    func markerNumber(_ html: [UInt8]) -> Int? {
         // (An HTML block keeps the indent it has past its container's.)
         let literal = html.drop { $0 == .space || $0 == .tab }
         let prefix = Array("<!--outline-block:".utf8)
@@ -163,7 +182,7 @@ struct MkDocsBlocks {
         guard let number = Int(String(decoding: digits, as: UTF8.self)), number < blocks.count,
             literal.dropFirst(prefix.count + digits.count).starts(with: Array("-->".utf8))
         else { return nil }
-        return blocks[number]
+        return number
     }
 
     /// Whether the text may hold a header at all (a line starting, after spaces, `>` and
@@ -227,27 +246,37 @@ struct MkDocsBlocks {
             if made.isEmpty && found.isEmpty { return nil }
             blocks += made
         }
-        for (number, start, header) in found {
-            let column = Self.column(of: start, in: lines[number - 1])
-            let quotes = lines[number - 1].prefix(start).filter { $0 == UInt8(ascii: ">") }.count
-            lines[number - 1] = (Array(lines[number - 1].prefix(start)) + Self.marker(blocks.count))[...]
-            var last = number
-            var next = number + 1
-            while next <= lines.count {
-                let line = lines[next - 1]
-                if line.allSatisfy({ $0 == .space || $0 == .tab || $0 == UInt8(ascii: ">") }) {
-                    next += 1
-                    continue
-                }
+        for (number, start, header) in found { rewriteBlock(header, line: number, start: start, in: &lines) }
+        return lines.joinedLines()
+    }
+
+    /// Rewrites the block whose header starts at byte `start` of line `number` of `lines`:
+    /// the header becomes its marker, its content loses four columns of indent.
+    mutating func rewriteBlock(_ header: Header, line number: Int, start: Int, in lines: inout [ArraySlice<UInt8>]) {
+        let column = Self.column(of: start, in: lines[number - 1])
+        let quotes = lines[number - 1].prefix(start).filter { $0 == UInt8(ascii: ">") }.count
+        lines[number - 1] = (Array(lines[number - 1].prefix(start)) + Self.marker(blocks.count))[...]
+        var last = number
+        var next = number + 1
+        while next <= lines.count {
+            let line = lines[next - 1]
+            if line.allSatisfy({ $0 == .space || $0 == .tab || $0 == UInt8(ascii: ">") }) {
+                next += 1
+                continue
+            }
+            let indent = line.prefix { $0 == .space || $0 == .tab || $0 == UInt8(ascii: ">") }
+            if column == 0, quotes == 0, indent.count >= 4, indent.allSatisfy({ $0 == .space }) {
+                // (The usual case, at the top level: what `dedenting` makes, without a copy.)
+                lines[next - 1] = line.dropFirst(4)
+            } else {
                 guard let dedented = Self.dedenting(Array(line), at: column, quotes: quotes) else { break }
                 lines[next - 1] = dedented[...]
-                last = next
-                next += 1
             }
-            // (Blank lines inside the content keep their indent: it does not matter there.)
-            blocks.append(Block(header: header, line: number, lastLine: last))
+            last = next
+            next += 1
         }
-        return lines.joinedLines()
+        // (Blank lines inside the content keep their indent: it does not matter there.)
+        blocks.append(Block(header: header, line: number, lastLine: last))
     }
 
     /// The line without four columns of indent past `column`, when it is indented so far
