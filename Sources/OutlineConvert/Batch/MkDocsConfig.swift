@@ -34,6 +34,9 @@ package struct MkDocsConfig: Sendable {
     /// how Markdown renders (`content.code.annotate`); nil when it is absent (the dialect
     /// stays off).
     let extensions: Set<String>?
+    /// pymdownx.magiclink's shorthand for the project's repository, when its options turn it
+    /// on (`repo_url_shorthand`, with `user` and `repo`, the provider GitHub).
+    let magicLinks: MagicLinkExtension?
     /// pymdownx snippets, when `markdown_extensions` turns them on, with their options.
     let snippets: SnippetIncludes?
     /// How `toc` makes headings' ids (`slugify`, `separator`).
@@ -216,6 +219,7 @@ package struct MkDocsConfig: Sendable {
         }
         self.docsFolder = docsFolder
         extensions = config.flatMap { config in Self.extensionNames(in: config).map { $0.union(Self.markdownFeatures(in: config)) } }
+        magicLinks = config?["markdown_extensions"].flatMap { Self.options(of: "pymdownx.magiclink", in: $0) }.flatMap(Self.magicLinks)
         snippets =
             extensions?.contains("pymdownx.snippets") == true
             ? Self.snippets(config?["markdown_extensions"].flatMap { Self.options(of: "pymdownx.snippets", in: $0) }, project: folder, file: file)
@@ -368,6 +372,16 @@ package struct MkDocsConfig: Sendable {
         let rest = lower.hasPrefix("https://") ? lower.dropFirst(8) : lower.hasPrefix("http://") ? lower.dropFirst(7) : nil
         let host = rest.map { String($0.prefix { $0 != "/" && $0 != "?" && $0 != "#" }) } ?? ""
         return host.isEmpty ? nil : host
+    }
+
+    /// The shorthand magiclink's options turn on: `repo_url_shorthand` true, a `user` and a
+    /// `repo`, and the provider GitHub (its default); nil otherwise.
+    private static func magicLinks(_ options: YAMLNode) -> MagicLinkExtension? {
+        func flag(_ name: String) -> Bool { ["true", "yes", "on"].contains(options[name]?.text?.lowercased() ?? "") }
+        guard flag("repo_url_shorthand"), let user = options["user"]?.text, let repo = options["repo"]?.text, !user.isEmpty, !repo.isEmpty,
+            (options["provider"]?.text ?? "github") == "github"
+        else { return nil }
+        return MagicLinkExtension(user: user, repo: repo, normalizesSymbols: flag("normalize_issue_symbols"))
     }
 
     /// The features `theme.features` turns on that change how pages' Markdown renders:

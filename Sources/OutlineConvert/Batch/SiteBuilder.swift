@@ -267,6 +267,7 @@ package struct SiteBuilder {
             warnings.forEach(reporter.warning)
             conversion.icons = icons
             conversion.snippets = config?.snippets
+            conversion.magicLinks = config?.magicLinks
             reporter.note("\(root): its mkdocs.yml names markdown_extensions: Markdown is read in mkdocs' dialect")
         }
         if let config { conversion.slugStyle = config.slugStyle }

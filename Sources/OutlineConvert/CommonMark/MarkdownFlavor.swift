@@ -66,8 +66,8 @@ struct MarkdownFlavor: Equatable, Sendable {
     /// their feature (`content.code.annotate`, of `theme.features`).
     /// `icons`, when given, is a project's: its own icons, and the bundled icons' chunks
     /// inflated, kept for every document read in this flavour; else each document inflates
-    /// its own.
-    static func mkDocs(_ configured: Set<String>? = nil, icons: IconStore? = nil) -> MarkdownFlavor {
+    /// its own. `magicLinks`, when given, is the project's magiclink shorthand.
+    static func mkDocs(_ configured: Set<String>? = nil, icons: IconStore? = nil, magicLinks: MagicLinkExtension? = nil) -> MarkdownFlavor {
         func on(_ name: String) -> Bool { configured?.contains(name) ?? true }
         let fenced = FencedBlocks.Names(
             admonitions: on("pymdownx.blocks.admonition") ? FencedBlocks.Names.all.admonitions : [],
@@ -80,6 +80,7 @@ struct MarkdownFlavor: Equatable, Sendable {
         if on("pymdownx.keys") { extensions.append(KeysExtension()) }
         if on("pymdownx.smartsymbols") { extensions.append(SmartSymbolsExtension()) }
         if on("pymdownx.emoji") { extensions.append(IconExtension(icons: icons)) }
+        if let magicLinks, on("pymdownx.magiclink") { extensions.append(magicLinks) }
         // (Last: it cuts text the others have read.)
         if on("abbr") { extensions.append(AbbreviationExtension()) }
         // (Its text is rewritten before the footnotes' and mkdocs' blocks are read: a note

@@ -28,6 +28,8 @@ public struct ConversionOptions: Equatable, Sendable {
     /// In a tree whose `mkdocs.yml` names `markdown_extensions`: their names (its Markdown
     /// is read in mkdocs' dialect, docs/formats.md).
     var mkDocsExtensions: Set<String>?
+    /// In an mkdocs project: pymdownx.magiclink's shorthand for its repository, if configured.
+    var magicLinks: MagicLinkExtension?
     /// In an mkdocs project: the icons' chunks its pages have inflated, kept for the others
     /// (a cache: no part of the options' fingerprint).
     var icons: IconStore?
@@ -109,7 +111,9 @@ public struct Converter: Sendable {
         if let from = options.from { return from }
         guard let byExtension = InputFormat(pathExtension: Path.fileExtension(file)) else { return InputFormat(sniffing: bytes) }
         // (Every page of a Logseq graph is an outline, a flat list too.)
-        if let configured = options.mkDocsExtensions, byExtension == .markdown { return .mkDocs(configured, icons: options.icons) }
+        if let configured = options.mkDocsExtensions, byExtension == .markdown {
+            return .mkDocs(configured, icons: options.icons, magicLinks: options.magicLinks)
+        }
         if options.isMdBook, byExtension == .markdown { return options.mdBookSmartPunctuation ? .mdBook : .mdBookWithoutSmartPunctuation }
         return options.wikiIndex?.app == .logseq && byExtension == .markdown ? .outline : byExtension.refined(by: bytes)
     }

@@ -175,8 +175,8 @@ public struct InputFormat: Hashable, Sendable, CustomStringConvertible {
 
     /// Markdown in mkdocs' dialect with the extensions `configured` names (a tree's
     /// `mkdocs.yml`); its name is `mkdocs`, as every one's.
-    static func mkDocs(_ configured: Set<String>, icons: IconStore? = nil) -> InputFormat {
-        InputFormat(reader: MarkdownParser(flavor: .mkDocs(configured, icons: icons)))
+    static func mkDocs(_ configured: Set<String>, icons: IconStore? = nil, magicLinks: MagicLinkExtension? = nil) -> InputFormat {
+        InputFormat(reader: MarkdownParser(flavor: .mkDocs(configured, icons: icons, magicLinks: magicLinks)))
     }
 
     private static func named(_ name: String) -> InputFormat {
