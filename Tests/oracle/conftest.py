@@ -281,3 +281,20 @@ def differences_from_oracle(markdown, args, command, normalized=lambda html: htm
 def pytest_configure(config):
     config.addinivalue_line(
         "markers", "quick: one oracle sample per format, and one browser and one site check (scripts/test --quick runs only these)")
+
+
+def mkdocs_yml_without_code(text):
+    """An mkdocs.yml without what runs a project's own code or needs its files (its plugins,
+    hooks and the theme's `custom_dir`), for `mkdocs` to build a copy of a real project."""
+    kept, skipping = [], False
+    for line in text.splitlines(keepends=True):
+        if re.match(r"(plugins|hooks):", line):
+            skipping = True
+            continue
+        if skipping and (line[:1] in (" ", "\t") or not line.strip()):
+            continue
+        skipping = False
+        if not re.match(r"\s+custom_dir:", line):
+            kept.append(line)
+    return "".join(kept)
+

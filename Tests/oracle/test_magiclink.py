@@ -104,20 +104,10 @@ def test_mkdocs_materials_docs_link_what_mkdocs_links(tmp_path):
     from collections import Counter
     from pathlib import Path
 
-    from conftest import ROOT
+    from conftest import ROOT, mkdocs_yml_without_code
     project = tmp_path / "material"
     shutil.copytree(ROOT / "Tests/real/mkdocs-material", project)
-    kept, skipping = [], False
-    for line in (project / "mkdocs.yml").read_text().splitlines(keepends=True):
-        if re.match(r"(plugins|hooks):", line):
-            skipping = True
-            continue
-        if skipping and (line[:1] in (" ", "\t") or not line.strip()):
-            continue
-        skipping = False
-        if not re.match(r"\s+custom_dir:", line):
-            kept.append(line)
-    (project / "mkdocs.yml").write_text("".join(kept))
+    (project / "mkdocs.yml").write_text(mkdocs_yml_without_code((project / "mkdocs.yml").read_text()))
     for page in (project / "docs").rglob("*.md"):
         page.write_text(re.sub(r"^template:.*\n", "", page.read_text(), flags=re.M))
     subprocess.run([Path(sys.executable).parent / "mkdocs", "build", "-q", "--no-directory-urls", "-d", str(tmp_path / "mkdocs-site")],

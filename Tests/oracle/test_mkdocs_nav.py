@@ -13,7 +13,7 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import ROOT
+from conftest import ROOT, mkdocs_yml_without_code
 from test_browser import browser  # noqa: F401 (the shared fixture)
 from test_docs_site import tool
 from test_site_navigation import make, script_value
@@ -30,18 +30,8 @@ def mkdocs_navigation(project, docs):
     from mkdocs.structure.files import get_files
     from mkdocs.structure.nav import Link, Section, get_navigation
 
-    text, kept, skipping = (project / "mkdocs.yml").read_text(), [], False
-    for line in text.splitlines(keepends=True):
-        if re.match(r"(plugins|hooks):", line):
-            skipping = True
-            continue
-        if skipping and (line[:1] in (" ", "\t") or not line.strip()):
-            continue
-        skipping = False
-        if not re.match(r"\s+custom_dir:", line):
-            kept.append(line)
     config_file = docs.parent / "oracle-mkdocs.yml"
-    config_file.write_text("".join(kept))
+    config_file.write_text(mkdocs_yml_without_code((project / "mkdocs.yml").read_text()))
     try:
         config = load_config(str(config_file), docs_dir=str(docs))
         nav = get_navigation(get_files(config), config)

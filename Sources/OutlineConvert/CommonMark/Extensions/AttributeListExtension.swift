@@ -120,8 +120,8 @@ enum AttributeLists {
 
     /// `html` with the lists that end a paragraph or a list item's text (before its own
     /// list, if any) on a line of their own (`…\n{ .annotate }</p>`) made the attributes of
-    /// that `<p>` or `<li>`, as
-    /// Python-Markdown's `attr_list` reads a block's last line; nil when it has none.
+    /// that `<p>` or `<li>`, as Python-Markdown's `attr_list` reads a block's last line; nil
+    /// when it has none.
     static func applyToBlocks(_ html: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         var out: [UInt8] = []
         var copied = 0
