@@ -434,6 +434,9 @@
     frame.className = "outline-code";
     pre.parentNode.insertBefore(frame, pre);
     frame.appendChild(pre);
+    // (The notes of an annotated block follow the frame now: marked for the style.)
+    var notes = frame.nextElementSibling;
+    if (pre.classList.contains("outline-annotated") && notes && notes.tagName === "OL") notes.classList.add("outline-annotations");
     var button = codeButton(frame, "Copy", "aria-label", "Copy the code");
     button.addEventListener("click", function () {
       var done = function () { button.textContent = "Copied"; setTimeout(function () { button.textContent = "Copy"; }, 1500); };
