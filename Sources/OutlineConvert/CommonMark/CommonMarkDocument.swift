@@ -95,22 +95,8 @@ final class CommonMarkDocument {
     private static func parse(
         _ bytes: ArraySlice<UInt8>, flavor: MarkdownFlavor, isBody: Bool, structureOnly: Bool, memory: UnsafeMutablePointer<cmark_mem>
     ) -> (MarkdownTree, BodyHeadings)? {
-        // mkdocs' blocks that the lines alone place are rewritten before cmark first reads the
-        // text: a page of blocks is read once, not once more per level of blocks. Where cmark
-        // does not read their markers where the lines said, the text is read as it was.
-        var text = bytes
-        var predicted = flavor.admonition?.rewriteBeforeParse(bytes)
-        if let early = predicted { text = early.text[...] }
-        guard var root = tree(of: text, memory: memory, smart: flavor.smartPunctuation) else { return nil }
-        if let early = predicted, !early.blocks.isPlaced(in: root) {
-            cmark_node_free(root)
-            (text, predicted) = (bytes, nil)
-            guard let again = tree(of: text, memory: memory, smart: flavor.smartPunctuation) else { return nil }
-            root = again
-        }
-        let tree = MarkdownTree(
-            root: root, source: text, flavor: flavor, memory: memory, topLevelHeadings: isBody, structureOnly: structureOnly)
-        tree.predictedBlocks = predicted?.blocks
+        guard let tree = MarkdownTree(reading: bytes, flavor: flavor, memory: memory, topLevelHeadings: isBody, structureOnly: structureOnly)
+        else { return nil }
         for step in flavor.extensions { step.rewriteSource(of: tree) }
         tree.prepare()
         var headings = BodyHeadings()

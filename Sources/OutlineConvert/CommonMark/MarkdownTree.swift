@@ -66,6 +66,22 @@ final class MarkdownTree {
         blocks = CollapsibleBlocks(memory: memory)
     }
 
+    /// cmark's tree of `bytes`, with mkdocs' blocks that the lines alone place rewritten
+    /// before cmark reads the text (`AdmonitionExtension.tree(of:memory:smart:)`); nil only
+    /// when cmark is out of memory.
+    convenience init?(
+        reading bytes: ArraySlice<UInt8>, flavor: MarkdownFlavor, memory: UnsafeMutablePointer<cmark_mem>, topLevelHeadings: Bool,
+        structureOnly: Bool
+    ) {
+        let smart = flavor.smartPunctuation
+        guard
+            let (text, root, predicted) = flavor.admonition?.tree(of: bytes, memory: memory, smart: smart)
+                ?? CommonMarkDocument.tree(of: bytes, memory: memory, smart: smart).map({ (bytes, $0, nil) })
+        else { return nil }
+        self.init(root: root, source: text, flavor: flavor, memory: memory, topLevelHeadings: topLevelHeadings, structureOnly: structureOnly)
+        predictedBlocks = predicted
+    }
+
     /// The tree of a document parsed beside `outer`'s source (`TableExtension`), with the
     /// extensions of `outer`'s flavour that may apply to its text.
     init(tableCells root: OpaquePointer, source: SourceLines, of outer: MarkdownTree) {

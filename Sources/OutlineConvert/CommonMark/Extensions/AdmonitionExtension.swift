@@ -12,13 +12,22 @@ struct AdmonitionExtension: MarkdownExtension {
 
     var name: String { fenced == nil ? "admonition" : "admonition+blocks" }
 
-    /// The text with the blocks `MkDocsBlocks.predict` finds rewritten, before cmark first
-    /// reads it, and those blocks; nil when it finds none.
-    func rewriteBeforeParse(_ text: ArraySlice<UInt8>) -> (text: [UInt8], blocks: MkDocsBlocks)? {
-        guard MkDocsBlocks.mayHold(text) else { return nil }
+    /// cmark's tree of `bytes`, read once with the blocks `MkDocsBlocks.predict` places
+    /// rewritten (a page of blocks is not read once more per level of nesting): the text
+    /// read, its tree, and those blocks. Where cmark does not read their markers where the
+    /// lines said, or there are none, it is the text as it was, and no blocks. Nil only when
+    /// cmark is out of memory.
+    func tree(of bytes: ArraySlice<UInt8>, memory: UnsafeMutablePointer<cmark_mem>, smart: Bool) -> (
+        text: ArraySlice<UInt8>, root: OpaquePointer, blocks: MkDocsBlocks?
+    )? {
         var mkdocs = MkDocsBlocks(fenced: fenced)
-        guard let rewritten = mkdocs.predict(text) else { return nil }
-        return (rewritten, mkdocs)
+        if MkDocsBlocks.mayHold(bytes), let rewritten = mkdocs.predict(bytes),
+            let root = CommonMarkDocument.tree(of: rewritten[...], memory: memory, smart: smart)
+        {
+            if mkdocs.isPlaced(in: root) { return (rewritten[...], root, mkdocs) }
+            cmark_node_free(root)
+        }
+        return CommonMarkDocument.tree(of: bytes, memory: memory, smart: smart).map { (bytes, $0, nil) }
     }
 
     func rewriteSource(of tree: MarkdownTree) {

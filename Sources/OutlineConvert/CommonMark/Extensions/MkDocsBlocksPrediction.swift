@@ -26,7 +26,7 @@ extension MkDocsBlocks {
         while number <= lines.count {
             let line = lines[number - 1]
             while let last = around.last, last < number { around.removeLast() }
-            if around.count < Self.maxRounds, context.startsBlockAt(line), let mark = line.first,
+            if around.count < Self.maxRounds, context.blockStartsHere, let mark = line.first,
                 mark == UInt8(ascii: "!") || mark == UInt8(ascii: "?") || mark == UInt8(ascii: "="),
                 line.count >= 3, line[line.startIndex + 1] == mark, line[line.startIndex + 2] == mark, let header = Self.header(line)
             {
@@ -71,10 +71,8 @@ private struct LineContext {
     /// Whether the last line ends any block before the next (a blank line, or the start).
     private var blockMayStart = true
 
-    /// Whether a header at the start of `line` (no indent) would start a paragraph.
-    func startsBlockAt(_ line: ArraySlice<UInt8>) -> Bool {
-        blockMayStart && fence == nil && htmlEnd == nil
-    }
+    /// Whether a header at the start of the next line (no indent) would start a paragraph.
+    var blockStartsHere: Bool { blockMayStart && fence == nil && htmlEnd == nil }
 
     mutating func afterMarker() {
         blockMayStart = true
